@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "feedline",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "feedline", targets: ["feedline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // Pure calculations and entities: no networking, XML, SQLite or logging.
+        .target(name: "Domain"),
+        // Stage types, the runner's contracts and the ports the outer layers implement.
+        .target(name: "Pipeline", dependencies: ["Domain"]),
+        // libxml2, for the streaming SAX reader in FeedCore.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
+        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2"]),
+        // AirKorea (data.go.kr B552584) realtime, station and forecast endpoints.
+        .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
+        // SQLite through GRDB: migrations, stores, ledger.
+        .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The composition root and the commands.
+        .target(name: "App", dependencies: [
+            "Domain", "Pipeline", "FeedCore", "AirKorea", "Storage",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "feedline", dependencies: ["App"]),
+        // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
+        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage"]),
+
+        .testTarget(name: "DomainTests", dependencies: [
+            "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "AirKoreaTests", dependencies: ["AirKorea", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Pipeline", "Domain", "TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "Pipeline", "Domain", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `feedline`: the command tree. Commands parse and validate, then hand over to `Feedline`.
+public struct FeedlineCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "feedline",
+        abstract: "Ingest public air-quality and career data into SQLite, safely and repeatably.",
+        discussion: """
+        Pipelines are declared in Pipelines/*.yaml. Without API keys, `feedline run` replays the
+        bundled fixture feeds; with keys in the environment, `feedline run --live` fetches from the APIs.
+
+        Examples:
+          feedline pipelines                       list and validate the pipeline files
+          feedline run                             run every pipeline from Data/fixtures
+          AIRKOREA_SERVICE_KEY=… feedline run airkorea-seoul --live
+          feedline replay Data/archive             re-load archived payloads, no network
+          sqlite3 Data/feedline.sqlite 'select * from measurement_latest limit 5'
+        """,
+        version: "0.1.0",
+        subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self]
+    )
+
+    public init() {}
+}
+
+/// Options every command shares.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("SQLite database file.", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel: String = "warning"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+        }
+    }
+
+    /// Builds the live environment with logging on stderr at the chosen level.
+    func environment() -> AppEnvironment {
+        let level = Logger.Level(rawValue: logLevel) ?? .warning
+        var logger = Logger(label: "feedline") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = level
+        return AppEnvironment.live(logger: logger)
+    }
+}
+
+func finish(_ status: ExitStatus) throws {
+    if status != .success { throw ExitCode(status.rawValue) }
+}
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run pipelines: fetch (or read fixtures) → parse → map → transform → load.",
+        discussion: """
+        With no names, runs every pipeline in the pipelines directory. By default payloads come from
+        each pipeline's fixture files; --live fetches from the API (keys from the environment:
+        AIRKOREA_SERVICE_KEY). Each pipeline loads in one transaction: it commits whole or not at all,
+        and re-running the same payloads changes nothing.
+
+        Examples:
+          feedline run
+          feedline run airkorea-seoul --db /tmp/air.sqlite
+          feedline run airkorea-provinces --live --json
+        """)
+
+    @Argument(help: "Pipeline names (file names in Pipelines/ without .yaml). Default: all.")
+    var pipelines: [String] = []
+
+    @Flag(help: "Fetch from the live API instead of the fixture files.")
+    var live = false
+
+    @Option(help: ArgumentHelp("Directory the pipelines' fixture paths are relative to (default Data/fixtures).", valueName: "dir"))
+    var fixtures: String?
+
+    @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
+    var pipelinesDir: String?
+
+    @Option(help: ArgumentHelp("Where live payloads are archived (default Data/archive).", valueName: "dir"))
+    var archive: String?
+
+    @Flag(help: "Print a machine-readable JSON summary.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if live && fixtures != nil { throw ValidationError("--live and --fixtures exclude each other.") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
+        try finish(await Feedline(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json))
+    }
+}
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Re-load saved payloads (an archive or any directory of .xml/.json files) with no network.",
+        discussion: """
+        Archived payloads carry their request beside them; for plain files feedline recognises the
+        feed and operation from the payload's shape, or takes --source. A file that cannot be
+        recognised or parsed is reported on one line and the other files still load. Payloads whose
+        exact bytes were loaded before are skipped (use --force to load them again).
+
+        Examples:
+          feedline replay Data/archive
+          feedline replay saved/ --source airkorea --param stationName=종로구
+        """)
+
+    @Argument(help: "Files or directories to replay.")
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("Feed of plain files that carry no metadata (e.g. airkorea).", valueName: "name"))
+    var source: String?
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Request parameter the payloads omit, e.g. stationName=종로구 (repeatable).", valueName: "name=value"))
+    var params: [String] = []
+
+    @Flag(help: "Load payloads even if the same bytes were loaded before.")
+    var force = false
+
+    @Flag(help: "Print a machine-readable JSON summary.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        for p in params where !p.contains("=") { throw ValidationError("--param expects name=value, got '\(p)'.") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let parameters = Dictionary(params.map { p -> (String, String) in
+            let parts = p.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }, uniquingKeysWith: { _, b in b })
+        let paths = Paths(environment: env, database: global.db)
+        try finish(Feedline(environment: env).replay(inputs: inputs, sourceHint: source, parameters: parameters, paths: paths, force: force, json: json))
+    }
+}
+
+struct PipelinesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipelines",
+        abstract: "List and validate the pipeline files.",
+        discussion: """
+        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one
+        error line per invalid file naming the file and the field. Exits 78 if any file is invalid.
+        """)
+
+    @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
+    var pipelinesDir: String?
+
+    @Option(help: ArgumentHelp("Fixtures directory, to check the files pipelines name (default Data/fixtures).", valueName: "dir"))
+    var fixtures: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
+        try finish(Feedline(environment: env).listPipelines(paths: paths))
+    }
+}

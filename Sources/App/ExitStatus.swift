@@ -1,0 +1,15 @@
+/// feedline's exit codes (documented in the README).
+public enum ExitStatus: Int32, Sendable {
+    /// Everything asked for succeeded.
+    case success = 0
+    /// A run failed for a reason a retry will not fix (bad key, bad parameter, malformed data).
+    case failure = 1
+    /// Some files or pipelines failed and the rest loaded (replay of a mixed directory, several pipelines).
+    case partial = 3
+    /// Command-line usage error (ArgumentParser's own code).
+    case usage = 64
+    /// A run failed for a reason that may pass (quota, timeout, 5xx): try again later.
+    case temporaryFailure = 75
+    /// Configuration error: missing API key, invalid pipeline file, unknown pipeline.
+    case configuration = 78
+}

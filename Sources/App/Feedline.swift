@@ -1,0 +1,299 @@
+import AirKorea
+import Domain
+import FeedCore
+import Foundation
+import Logging
+import Pipeline
+import Storage
+
+/// The use cases behind the commands. Commands parse and validate; this does the work with the
+/// environment it is given and returns an exit status.
+public struct Feedline: Sendable {
+    public let environment: AppEnvironment
+
+    public init(environment: AppEnvironment) { self.environment = environment }
+
+    private var out: @Sendable (String) -> Void { environment.output }
+    private var err: @Sendable (String) -> Void { environment.errorOutput }
+
+    // MARK: - pipelines
+
+    /// Lists and validates the pipeline files.
+    public func listPipelines(paths: Paths) -> ExitStatus {
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
+        let (pipelines, problems) = catalog.loadAll()
+        for p in pipelines {
+            let params = p.spec.parameters.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " ")
+            out("\(p.name)\t\(p.source)/\(p.spec.operation)\t\(p.spec.format.rawValue)\t\(p.schedule ?? "-") \(p.timeZone)\t\(params)")
+            for fixture in p.fixtures where !FileManager.default.fileExists(atPath: paths.fixtures.appendingPathComponent(fixture).path) {
+                err("warning: \(p.file): field 'fixtures': \(fixture) does not exist under \(paths.fixtures.path).")
+            }
+        }
+        for problem in problems { err("error: \(problem)") }
+        if pipelines.isEmpty && problems.isEmpty { err("No pipeline files (*.yaml) in \(paths.pipelines.path).") }
+        out("\(pipelines.count) valid, \(problems.count) invalid")
+        return problems.isEmpty ? .success : .configuration
+    }
+
+    // MARK: - run
+
+    public enum Source: Sendable {
+        case fixtures
+        case live
+    }
+
+    /// Runs the named pipelines (all when `names` is empty) from fixtures or live.
+    public func run(names: [String], source: Source, paths: Paths, json: Bool = false) async -> ExitStatus {
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
+        let (all, problems) = catalog.loadAll()
+        var selected: [PipelineDefinition] = []
+        if names.isEmpty {
+            for problem in problems { err("error: \(problem)") }
+            if !problems.isEmpty { return .configuration }
+            selected = all
+        } else {
+            for name in names {
+                if let p = all.first(where: { $0.name == name }) { selected.append(p); continue }
+                if let problem = problems.first(where: { $0.file.hasSuffix("/\(name).yaml") || $0.file.hasSuffix("/\(name).yml") }) {
+                    err("error: \(problem)")
+                } else {
+                    err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
+                }
+                return .configuration
+            }
+        }
+        if selected.isEmpty {
+            err("No pipelines to run in \(paths.pipelines.path).")
+            return .configuration
+        }
+
+        let fetcher = LiveFetcher(transport: environment.transport, environment: environment.variables,
+                                  archive: PayloadArchive(root: paths.archive), clock: environment.clock)
+        if source == .live {
+            // Missing keys fail at once, before anything is fetched or written.
+            for feedName in Set(selected.map(\.source)).sorted() {
+                guard let feed = environment.feeds.first(where: { $0.source == feedName }) else { continue }
+                do {
+                    try fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))
+                } catch {
+                    err("error: \(error)")
+                    return .configuration
+                }
+            }
+        }
+
+        let store: SQLiteStore
+        do { store = try SQLiteStore(path: paths.database.path) } catch {
+            err("error: cannot open the database \(paths.database.path): \(error)")
+            return .failure
+        }
+        let logger = environment.logger
+        let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
+            Self.log(event, logger: logger)
+        }
+
+        var reports: [RunReport] = []
+        for pipeline in selected {
+            let report: RunReport
+            switch source {
+            case .live:
+                report = await runner.runLive(pipeline, fetcher: fetcher)
+            case .fixtures:
+                do {
+                    let staged = try stageFixtures(pipeline, fixtures: paths.fixtures)
+                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged)
+                } catch {
+                    report = RunReport(pipeline: pipeline.name, run: nil, mode: .fixtures, counts: LoadCounts(),
+                                       error: asFeedError(error), fileErrors: [])
+                }
+            }
+            reports.append(report)
+            if !json { out(Self.summaryLine(report)) }
+        }
+        if json { out(Self.json(reports)) }
+        return Self.status(reports)
+    }
+
+    /// Fixture files of a pipeline as payloads, in the order listed.
+    func stageFixtures(_ pipeline: PipelineDefinition, fixtures: URL) throws -> [StagedPayload] {
+        guard let feed = environment.feeds.first(where: { $0.source == pipeline.source }) else {
+            throw FeedError(.invalidRequest, .terminal, "No feed named '\(pipeline.source)'.")
+        }
+        guard !pipeline.fixtures.isEmpty else {
+            throw FeedError(.invalidRequest, .terminal, "\(pipeline.file) lists no fixtures, so it cannot run without --live.")
+        }
+        return try pipeline.fixtures.map { relative in
+            let file = fixtures.appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw FeedError(.invalidRequest, .terminal, "Fixture file not found.", context: file.path)
+            }
+            let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
+            let format = PayloadArchive.sniffFormat(head) ?? pipeline.spec.format
+            let operation = feed.recognise(head: head, format: format)
+            let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
+                                                     format: format, fetchedAt: environment.clock())
+            return StagedPayload(payload: payload, feed: feed,
+                                 context: DecodeContext(request: nil, fallbackParameters: pipeline.fallbackParameters),
+                                 archivePath: "fixtures/" + relative)
+        }
+    }
+
+    // MARK: - replay
+
+    /// Replays files or directories (an archive, or any saved payloads) with no network.
+    public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
+                       force: Bool, json: Bool = false) -> ExitStatus {
+        let feeds = environment.feeds
+        if let sourceHint, !feeds.contains(where: { $0.source == sourceHint }) {
+            err("error: --source '\(sourceHint)' is not a known feed; known: \(feeds.map(\.source).joined(separator: ", ")).")
+            return .configuration
+        }
+        var files: [URL] = []
+        for input in inputs {
+            let url = environment.resolve(input)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                err("error: \(input): no such file or directory.")
+                return .configuration
+            }
+            files += isDirectory.boolValue ? Self.payloadFiles(under: url) : [url]
+        }
+        if files.isEmpty {
+            err("error: no .xml or .json payload files found in \(inputs.joined(separator: ", ")).")
+            return .configuration
+        }
+
+        var staged: [StagedPayload] = []
+        var unreadable: [(file: String, error: String)] = []
+        for file in files {
+            do {
+                staged.append(try stageReplay(file, sourceHint: sourceHint, parameters: parameters))
+            } catch {
+                unreadable.append((file.path, "\(error)"))
+            }
+        }
+        let store: SQLiteStore
+        do { store = try SQLiteStore(path: paths.database.path) } catch {
+            err("error: cannot open the database \(paths.database.path): \(error)")
+            return .failure
+        }
+        let logger = environment.logger
+        let runner = PipelineRunner(feeds: feeds, store: store, clock: environment.clock) { event in Self.log(event, logger: logger) }
+        let report = runner.replay("replay", payloads: staged, unreadable: unreadable, force: force)
+        for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
+        if json { out(Self.json([report])) } else { out(Self.summaryLine(report)) }
+        if report.error != nil { return .failure }
+        if !report.fileErrors.isEmpty { return report.counts.payloadsLoaded + report.counts.payloadsAlreadyLoaded > 0 ? .partial : .failure }
+        return .success
+    }
+
+    /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
+    func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String]) throws -> StagedPayload {
+        let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
+        guard let format = PayloadArchive.sniffFormat(head) else {
+            throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
+        }
+        if let meta = PayloadArchive.metadata(for: file), let feed = environment.feeds.first(where: { $0.source == meta.source }) {
+            let payload = try PayloadArchive.payload(forFile: file, request: meta.request, source: meta.source, operation: meta.operation,
+                                                     format: format, fetchedAt: Self.parseISO(meta.fetchedAt) ?? environment.clock())
+            return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: meta.request, fallbackParameters: parameters),
+                                 archivePath: file.path)
+        }
+        let candidates = environment.feeds.filter { sourceHint == nil || $0.source == sourceHint }
+        for feed in candidates {
+            if let operation = feed.recognise(head: head, format: format) {
+                let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
+                                                         format: format, fetchedAt: environment.clock())
+                return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: nil, fallbackParameters: parameters),
+                                     archivePath: file.path)
+            }
+        }
+        throw FeedError(.unrecognised, .terminal,
+                        "Not a payload feedline recognises\(sourceHint.map { " as \($0)" } ?? ""); pass --source NAME if you know its feed.")
+    }
+
+    static func payloadFiles(under directory: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var files: [URL] = []
+        for case let url as URL in walker {
+            let name = url.lastPathComponent
+            guard !name.hasSuffix(".meta.json"), !name.hasPrefix("."), ["xml", "json"].contains(url.pathExtension.lowercased()) else { continue }
+            files.append(url)
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    // MARK: - Reporting
+
+    static func summaryLine(_ r: RunReport) -> String {
+        let c = r.counts
+        let status = r.error == nil ? (r.fileErrors.isEmpty ? "ok" : "partial") : "FAILED"
+        var line = "\(r.pipeline)  [\(r.mode.rawValue)]  \(status)"
+        if let run = r.run { line += "  run #\(run)" }
+        line += "  payloads \(c.payloadsLoaded)"
+        if c.payloadsAlreadyLoaded > 0 { line += " (+\(c.payloadsAlreadyLoaded) already loaded)" }
+        line += "  rows \(c.rows): \(c.inserted) new, \(c.updated) updated, \(c.unchanged) unchanged  diagnostics \(c.diagnostics)"
+        if !r.fileErrors.isEmpty { line += "  unreadable files \(r.fileErrors.count)" }
+        if let error = r.error { line += "\n  error: \(error)" }
+        return line
+    }
+
+    static func status(_ reports: [RunReport]) -> ExitStatus {
+        let failed = reports.filter { !$0.succeeded }
+        if failed.isEmpty { return .success }
+        if failed.count < reports.count { return .partial }
+        if failed.contains(where: { if case .missingCredential = $0.error?.kind { return true } else { return false } }) { return .configuration }
+        if failed.allSatisfy({ $0.error?.retryability == .transient }) { return .temporaryFailure }
+        return .failure
+    }
+
+    static func json(_ reports: [RunReport]) -> String {
+        let items = reports.map { r -> String in
+            let c = r.counts
+            var fields = [
+                "\"pipeline\":\(jsonText(r.pipeline))", "\"mode\":\"\(r.mode.rawValue)\"",
+                "\"status\":\"\(r.error == nil ? (r.fileErrors.isEmpty ? "succeeded" : "partial") : "failed")\"",
+                "\"run\":\(r.run.map { String($0.rawValue) } ?? "null")",
+                "\"payloads\":\(c.payloadsLoaded)", "\"payloads_already_loaded\":\(c.payloadsAlreadyLoaded)",
+                "\"rows_inserted\":\(c.inserted)", "\"rows_updated\":\(c.updated)", "\"rows_unchanged\":\(c.unchanged)",
+                "\"diagnostics\":\(c.diagnostics)",
+            ]
+            fields.append("\"error\":\(r.error.map { jsonText($0.description) } ?? "null")")
+            fields.append("\"retryable\":\(r.error.map { $0.retryability == .transient ? "true" : "false" } ?? "null")")
+            fields.append("\"file_errors\":[\(r.fileErrors.map { "{\"file\":\(jsonText($0.file)),\"error\":\(jsonText($0.error))}" }.joined(separator: ","))]")
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    static func jsonText(_ s: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.dropFirst().dropLast())
+    }
+
+    static func stripContext(_ message: String, file: String) -> String {
+        message.replacingOccurrences(of: " [\(file)]", with: "")
+    }
+
+    static func parseISO(_ text: String) -> Date? {
+        // YYYY-MM-DDTHH:MM:SSZ
+        guard text.count == 20, let date = LocalDate(iso: text.prefix(10)) else { return nil }
+        let t = text.dropFirst(11).prefix(8).split(separator: ":").compactMap { Int($0) }
+        guard t.count == 3 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(date.daysSinceEpoch * 86400 + t[0] * 3600 + t[1] * 60 + t[2]))
+    }
+
+    static func log(_ event: RunEvent, logger: Logger) {
+        switch event {
+        case .fetched(let request, let page, let items):
+            logger.info("fetched page", metadata: ["feed.operation": "\(request.operation)", "fetch.page": "\(page)", "fetch.items": "\(items)", "fetch.url": "\(request.displayURL)"])
+        case .loaded(let file, let counts):
+            logger.debug("loaded payload", metadata: ["load.file": "\(file)", "load.rows": "\(counts.rows)", "load.inserted": "\(counts.inserted)"])
+        case .skippedUnchanged(let file):
+            logger.debug("payload already loaded; skipped", metadata: ["load.file": "\(file)"])
+        case .fileFailed(let file, let error):
+            logger.warning("file could not be loaded", metadata: ["load.file": "\(file)", "load.error": "\(error)"])
+        }
+    }
+}

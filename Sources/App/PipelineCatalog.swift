@@ -1,0 +1,147 @@
+import Foundation
+import Pipeline
+import Yams
+
+/// Reads and validates the declarative pipeline files in `Pipelines/`.
+///
+/// Every problem is reported as one line naming the file and the field, and a bad file never
+/// stops the others from being listed.
+public struct PipelineCatalog: Sendable {
+    public let directory: URL
+    public let feeds: [String: any Feed]
+
+    public init(directory: URL, feeds: [any Feed]) {
+        self.directory = directory
+        self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A problem with one pipeline file.
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public var file: String
+        public var field: String?
+        public var message: String
+        public var description: String { "\(file)\(field.map { ": field '\($0)'" } ?? ""): \(message)" }
+    }
+
+    static let knownFields: Set<String> = [
+        "description", "source", "operation", "parameters", "format", "page_size", "max_pages", "target",
+        "schedule", "timezone", "catch_up", "fixtures",
+    ]
+
+    /// Loads every `*.yaml`/`*.yml` file; returns the valid pipelines and the problems found.
+    public func loadAll() -> (pipelines: [PipelineDefinition], problems: [Problem]) {
+        let files: [URL]
+        do {
+            files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+                .filter { ["yaml", "yml"].contains($0.pathExtension.lowercased()) }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        } catch {
+            return ([], [Problem(file: directory.path, field: nil, message: "cannot list the pipelines directory (\(error.localizedDescription)).")])
+        }
+        var pipelines: [PipelineDefinition] = []
+        var problems: [Problem] = []
+        for file in files {
+            do { pipelines.append(try load(file)) } catch let problem as Problem { problems.append(problem) } catch {
+                problems.append(Problem(file: file.lastPathComponent, field: nil, message: "\(error)"))
+            }
+        }
+        return (pipelines, problems)
+    }
+
+    /// Loads and validates one file.
+    public func load(_ file: URL) throws -> PipelineDefinition {
+        let name = file.deletingPathExtension().lastPathComponent
+        let label = "Pipelines/\(file.lastPathComponent)"
+        func problem(_ field: String?, _ message: String) -> Problem { Problem(file: label, field: field, message: message) }
+
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw problem(nil, "cannot be read as UTF-8 text.") }
+        let parsed: Any?
+        do { parsed = try Yams.load(yaml: text) } catch {
+            throw problem(nil, "is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
+        }
+        guard let map = parsed as? [String: Any] else { throw problem(nil, "must be a mapping of fields (source, operation, …).") }
+        if let unknown = map.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
+            throw problem(unknown, "is not a known field; known fields: \(Self.knownFields.sorted().joined(separator: ", ")).")
+        }
+        func string(_ field: String, required: Bool = false) throws -> String? {
+            guard let value = map[field] else {
+                if required { throw problem(field, "is required.") }
+                return nil
+            }
+            guard let scalar = Self.scalarText(value) else { throw problem(field, "must be a single value.") }
+            return scalar
+        }
+        func integer(_ field: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+            guard let text = try string(field) else { return fallback }
+            guard let n = Int(text), range.contains(n) else { throw problem(field, "must be a whole number in \(range.lowerBound)…\(range.upperBound), not '\(text)'.") }
+            return n
+        }
+
+        let source = try string("source", required: true)!
+        guard let feed = feeds[source] else {
+            throw problem("source", "'\(source)' is not a known feed; known: \(feeds.keys.sorted().joined(separator: ", ")).")
+        }
+        let operation = try string("operation", required: true)!
+        let formatText = try string("format") ?? "xml"
+        guard let format = PayloadFormat(rawValue: formatText.lowercased()) else { throw problem("format", "must be xml or json, not '\(formatText)'.") }
+
+        var parameters: [(name: String, values: [String])] = []
+        if let raw = map["parameters"] {
+            guard let dict = raw as? [String: Any] else { throw problem("parameters", "must be a mapping of name: value (or name: [values]).") }
+            for key in dict.keys.sorted() {
+                let value = dict[key]!
+                if let list = value as? [Any] {
+                    let values = list.compactMap(Self.scalarText)
+                    guard values.count == list.count, !values.isEmpty else { throw problem("parameters.\(key)", "must be a value or a non-empty list of values.") }
+                    parameters.append((key, values))
+                } else if let scalar = Self.scalarText(value) {
+                    parameters.append((key, [scalar]))
+                } else {
+                    throw problem("parameters.\(key)", "must be a value or a list of values.")
+                }
+            }
+        }
+        let spec = SourceSpec(operation: operation, parameters: parameters, format: format,
+                              pageSize: try integer("page_size", default: 1000, range: 1...10_000),
+                              maxPages: try integer("max_pages", default: 100, range: 1...100_000))
+        do { _ = try feed.requests(for: spec) } catch let error as FeedError {
+            throw problem(error.message.contains("operation") ? "operation" : "parameters", error.message)
+        }
+        var fixtures: [String] = []
+        if let raw = map["fixtures"] {
+            if let list = raw as? [Any] {
+                fixtures = list.compactMap(Self.scalarText)
+                guard fixtures.count == list.count else { throw problem("fixtures", "must be a list of file paths.") }
+            } else if let single = Self.scalarText(raw) {
+                fixtures = [single]
+            } else {
+                throw problem("fixtures", "must be a list of file paths.")
+            }
+        }
+        let schedule = try string("schedule")
+        if let schedule {
+            let fields = schedule.split(separator: " ", omittingEmptySubsequences: true)
+            guard schedule.hasPrefix("@") || fields.count == 5 else {
+                throw problem("schedule", "must be a 5-field cron expression or @hourly/@daily/@weekly/@monthly, not '\(schedule)'.")
+            }
+        }
+        let timeZone = try string("timezone") ?? "Asia/Seoul"
+        guard TimeZone(identifier: timeZone) != nil else { throw problem("timezone", "'\(timeZone)' is not a known time zone.") }
+        if let catchUp = try string("catch_up"), !["latest", "all"].contains(catchUp) {
+            throw problem("catch_up", "must be latest or all, not '\(catchUp)'.")
+        }
+        return PipelineDefinition(name: name, description: try string("description"), source: source, spec: spec,
+                                  target: try string("target"), schedule: schedule, timeZone: timeZone,
+                                  fixtures: fixtures, file: label)
+    }
+
+    static func scalarText(_ value: Any) -> String? {
+        switch value {
+        case let s as String: return s
+        case let i as Int: return String(i)
+        case let d as Double: return String(d)
+        case let b as Bool: return b ? "true" : "false"
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Our grade set beside the one AirKorea published for the same measurement.
+///
+/// Produced by `crossCheckGrades(_:)`; the storage layer records disagreements as diagnostics.
+public struct GradeCheck: Hashable, Sendable {
+    /// The AirKorea grade field checked.
+    public enum Field: String, CaseIterable, Hashable, Sendable, Codable {
+        /// `pm10Grade`, from the 24-h PM10 value (`pm10Value24`).
+        case pm10Grade
+        /// `pm25Grade`, from the 24-h PM2.5 value (`pm25Value24`).
+        case pm25Grade
+        /// `pm10Grade1h`, from the hourly PM10 value (`pm10Value`).
+        case pm10Grade1h
+        /// `pm25Grade1h`, from the hourly PM2.5 value (`pm25Value`).
+        case pm25Grade1h
+        /// `khaiGrade`, from the CAI value (`khaiValue`).
+        case khaiGrade
+    }
+
+    /// The field checked (its raw value is AirKorea's field name).
+    public let field: Field
+    /// The grade AirKorea published.
+    public let theirs: AirKoreaGrade
+    /// The grade we compute; nil when the value it needs is missing or invalid.
+    public let ours: AirKoreaGrade?
+    /// The value we graded (µg/m³ for PM, dimensionless for CAI); nil when missing.
+    public let basis: Double?
+
+    public init(field: Field, theirs: AirKoreaGrade, ours: AirKoreaGrade?, basis: Double?) {
+        self.field = field
+        self.theirs = theirs
+        self.ours = ours
+        self.basis = basis
+    }
+
+    /// True when our grade equals AirKorea's (false when we could not compute one).
+    public var agrees: Bool { ours == theirs }
+
+    /// True when we could compute a grade to compare (the value behind it was present).
+    public var isVerifiable: Bool { ours != nil }
+}
+
+/// Recomputes each grade AirKorea supplied for `measurement` and pairs it with theirs.
+///
+/// - `pm10Grade`/`pm25Grade` are graded from the 24-h values (`pm24h`), `pm10Grade1h`/
+///   `pm25Grade1h` from the hourly values (`pm`), both with `KoreanGrading` for the slot's date.
+/// - `khaiGrade` is graded from `khai` with the CAI bands 0–50/51–100/101–250/251–500.
+///
+/// Only grades AirKorea supplied are checked, in `GradeCheck.Field` order. The gas grades are not
+/// checked. Pure: no I/O.
+public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
+    var checks: [GradeCheck] = []
+    let date = measurement.slot.date
+
+    func checkPM(_ field: GradeCheck.Field, _ kind: DustKind, theirs: AirKoreaGrade?, value: Double?, averaging: GradeAveraging) {
+        guard let theirs else { return }
+        let ours = value.flatMap { KoreanGrading.grade(kind, microgramsPerCubicMetre: $0, on: date, averaging: averaging) }
+        checks.append(GradeCheck(field: field, theirs: theirs, ours: ours, basis: value))
+    }
+
+    checkPM(.pm10Grade, .pm10, theirs: measurement.grades.pm10, value: measurement.pm24h.pm10, averaging: .twentyFourHour)
+    checkPM(.pm25Grade, .pm25, theirs: measurement.grades.pm25, value: measurement.pm24h.pm25, averaging: .twentyFourHour)
+    checkPM(.pm10Grade1h, .pm10, theirs: measurement.grades1h.pm10, value: measurement.pm.pm10, averaging: .oneHour)
+    checkPM(.pm25Grade1h, .pm25, theirs: measurement.grades1h.pm25, value: measurement.pm.pm25, averaging: .oneHour)
+    if let theirs = measurement.khaiGrade {
+        let ours = measurement.khai.flatMap { KoreanCAI.grade(khai: $0) }
+        checks.append(GradeCheck(field: .khaiGrade, theirs: theirs, ours: ours, basis: measurement.khai))
+    }
+    return checks
+}

@@ -1,0 +1,100 @@
+import Domain
+import Foundation
+import Pipeline
+
+/// The raw-payload archive: every fetched body is written here before it is parsed, as
+/// `ROOT/<source>/<operation>/<YYYY-MM-DD>/<sha256>.<xml|json>` beside a `<sha256>.meta.json`
+/// holding the (redacted) request, time, status and content type. `feedline replay ROOT`
+/// re-runs parse → load from it with no network.
+public struct PayloadArchive: Sendable {
+    public let root: URL
+
+    public init(root: URL) { self.root = root }
+
+    /// Sidecar metadata written beside each archived payload.
+    public struct Metadata: Codable, Sendable {
+        public var source: String
+        public var operation: String
+        public var format: PayloadFormat
+        public var request: FeedRequest
+        public var requestURL: String
+        public var fetchedAt: String
+        public var httpStatus: Int?
+        public var contentType: String?
+        public var sha256: String
+        public var byteCount: Int
+    }
+
+    /// Writes `body` and its metadata; returns the payload pointing at the archived file.
+    public func store(_ body: Data, request: FeedRequest, fetchedAt: Date, httpStatus: Int?, contentType: String?) throws -> RawPayload {
+        let sha = SHA256.hex(body)
+        let format = Self.sniffFormat(body) ?? request.format
+        let day = HourSlot(containing: fetchedAt).date.description
+        let directory = root.appendingPathComponent(request.source).appendingPathComponent(request.operation).appendingPathComponent(day)
+        let file = directory.appendingPathComponent("\(sha).\(format.fileExtension)")
+        let meta = directory.appendingPathComponent("\(sha).meta.json")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: file.path) { try body.write(to: file, options: .atomic) }
+            let metadata = Metadata(source: request.source, operation: request.operation, format: format, request: request,
+                                    requestURL: request.displayURL, fetchedAt: iso8601UTC(fetchedAt), httpStatus: httpStatus,
+                                    contentType: contentType, sha256: sha, byteCount: body.count)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(metadata).write(to: meta, options: .atomic)
+        } catch {
+            throw FeedError(.malformed, .terminal, "Could not write the payload archive: \(error.localizedDescription)", context: directory.path)
+        }
+        return RawPayload(file: file, request: request, source: request.source, operation: request.operation, format: format,
+                          fetchedAt: fetchedAt, httpStatus: httpStatus, contentType: contentType, sha256: sha, byteCount: body.count)
+    }
+
+    /// Reads the sidecar beside an archived payload, if there is one.
+    public static func metadata(for file: URL) -> Metadata? {
+        let name = file.deletingPathExtension().lastPathComponent
+        let meta = file.deletingLastPathComponent().appendingPathComponent("\(name).meta.json")
+        guard let data = try? Data(contentsOf: meta) else { return nil }
+        return try? JSONDecoder().decode(Metadata.self, from: data)
+    }
+
+    /// XML or JSON from the first non-blank byte (`<` or `{`/`[`), nil if neither.
+    public static func sniffFormat(_ head: Data) -> PayloadFormat? {
+        var bytes = head.prefix(512).makeIterator()
+        var first = bytes.next()
+        if first == 0xEF { _ = bytes.next(); _ = bytes.next(); first = bytes.next() }  // UTF-8 BOM
+        while let b = first, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { first = bytes.next() }
+        switch first {
+        case UInt8(ascii: "<"): return .xml
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+        default: return nil
+        }
+    }
+
+    /// A payload for a file already on disk (fixture or replay), hashing it in chunks.
+    public static func payload(forFile file: URL, request: FeedRequest?, source: String?, operation: String?,
+                               format: PayloadFormat?, fetchedAt: Date) throws -> RawPayload {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            throw FeedError(.malformed, .terminal, "Cannot open the file.", context: file.path)
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size = 0
+        var head = Data()
+        while true {
+            let chunk = handle.readData(ofLength: 1 << 20)
+            if chunk.isEmpty { break }
+            if head.isEmpty { head = chunk.prefix(4096) }
+            hasher.update(chunk)
+            size += chunk.count
+        }
+        guard let detected = format ?? sniffFormat(head) ?? formatFromExtension(file) else {
+            throw FeedError(.unrecognised, .terminal, "Neither XML nor JSON.", context: file.path)
+        }
+        return RawPayload(file: file, request: request, source: source, operation: operation, format: detected,
+                          fetchedAt: fetchedAt, sha256: hasher.hexDigest(), byteCount: size)
+    }
+
+    static func formatFromExtension(_ file: URL) -> PayloadFormat? {
+        PayloadFormat(rawValue: file.pathExtension.lowercased())
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A pipeline's declaration of what to fetch from one feed, as read from `Pipelines/NAME.yaml`.
+public struct SourceSpec: Sendable, Equatable {
+    /// Operation name or alias, e.g. `realtime-by-province` or `getCtprvnRltmMesureDnsty`.
+    public var operation: String
+    /// Parameters; a list value expands into one request per value (e.g. 18 provinces).
+    public var parameters: [(name: String, values: [String])]
+    public var format: PayloadFormat
+    /// Rows per page (`numOfRows`).
+    public var pageSize: Int
+    /// Safety stop: never fetch more pages than this per request.
+    public var maxPages: Int
+
+    public init(operation: String, parameters: [(name: String, values: [String])], format: PayloadFormat,
+                pageSize: Int, maxPages: Int) {
+        self.operation = operation; self.parameters = parameters; self.format = format
+        self.pageSize = pageSize; self.maxPages = maxPages
+    }
+
+    public static func == (a: SourceSpec, b: SourceSpec) -> Bool {
+        a.operation == b.operation && a.format == b.format && a.pageSize == b.pageSize && a.maxPages == b.maxPages
+            && a.parameters.map(\.name) == b.parameters.map(\.name) && a.parameters.map(\.values) == b.parameters.map(\.values)
+    }
+
+    /// Every combination of list-valued parameters, in declaration order.
+    public var expandedParameters: [[QueryItem]] {
+        parameters.reduce([[]]) { partial, parameter in
+            partial.flatMap { prefix in parameter.values.map { prefix + [QueryItem(parameter.name, $0)] } }
+        }
+    }
+}
+
+/// One API adapter: knows its endpoints, how to page them, and how to turn payloads into
+/// records. Feeds are values; the composition root lists them.
+public protocol Feed: Sendable {
+    /// Name used in pipelines, the archive and the database (`airkorea`).
+    var source: String { get }
+    /// Operation names this feed understands (canonical names).
+    var operations: [String] { get }
+    /// The environment variable that must hold the key for live runs.
+    var credentialVariable: String { get }
+
+    /// The first-page requests a pipeline asks for. Throws `FeedError` (`.invalidRequest`)
+    /// naming the bad operation or parameter.
+    func requests(for spec: SourceSpec) throws -> [FeedRequest]
+
+    /// The request for page `page` (1-based) of `request`, or nil when the endpoint does not page.
+    func request(_ request: FeedRequest, page: Int) -> FeedRequest?
+
+    /// Whether a page with this summary is the last one (short or empty page; `totalCount`
+    /// alone is never trusted).
+    func isLastPage(_ summary: PageSummary, of request: FeedRequest) -> Bool
+
+    /// The operation a payload holds, judged from its shape (first bytes), or nil if it is not
+    /// this feed's.
+    func recognise(head: Data, format: PayloadFormat) -> String?
+
+    /// Parses and maps a payload, streaming records and diagnostics into `sink`. Throws
+    /// `FeedError` for API error envelopes and malformed documents; an empty result is not an
+    /// error.
+    func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// How a run got its payloads.
+public enum RunMode: String, Sendable, Codable {
+    /// Fetched from the API over HTTP.
+    case live
+    /// Read from the bundled fixture files a pipeline names.
+    case fixtures
+    /// Re-read from an archive or a directory of saved payloads.
+    case replay
+}
+
+/// Identifies one run in the ledger.
+public struct RunID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// What a load did to the rows it touched.
+public enum WriteOutcome: Sendable {
+    case inserted, updated, unchanged
+}
+
+/// Row counts of a load, per outcome.
+public struct LoadCounts: Sendable, Equatable, Codable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var diagnostics = 0
+    public var payloadsLoaded = 0
+    /// Payloads skipped because the same bytes were already loaded.
+    public var payloadsAlreadyLoaded = 0
+
+    public init() {}
+
+    public mutating func count(_ outcome: WriteOutcome) {
+        switch outcome {
+        case .inserted: inserted += 1
+        case .updated: updated += 1
+        case .unchanged: unchanged += 1
+        }
+    }
+
+    public mutating func add(_ other: LoadCounts) {
+        inserted += other.inserted; updated += other.updated; unchanged += other.unchanged
+        diagnostics += other.diagnostics; payloadsLoaded += other.payloadsLoaded
+        payloadsAlreadyLoaded += other.payloadsAlreadyLoaded
+    }
+
+    /// Rows written or confirmed.
+    public var rows: Int { inserted + updated + unchanged }
+}
+
+/// Writes inside one open load transaction. Implemented by Storage; used by the runner.
+public protocol LoadSession: AnyObject {
+    /// Upserts one record by its natural key.
+    func write(_ record: FeedRecord, payload: RawPayload?) throws -> WriteOutcome
+    /// Stores one diagnostic.
+    func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws
+    /// Whether these exact bytes were already loaded by an earlier successful run.
+    func wasLoaded(sha256: String) throws -> Bool
+    /// Records that a payload was loaded in this run (archive index).
+    func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws
+    /// Sets a bookmark of this run's pipeline (e.g. the newest hour loaded).
+    func setBookmark(_ name: String, to value: String) throws
+    /// Runs `body` so that its writes are undone if it throws, while the surrounding load goes on.
+    func isolated<T>(_ body: () throws -> T) throws -> T
+}
+
+/// The run ledger and the transaction boundary. Implemented by Storage.
+public protocol RunStore: Sendable {
+    /// Records a run as started (committed at once, so a crash leaves it visibly unfinished).
+    func beginRun(pipeline: String, mode: RunMode, startedAt: Date) throws -> RunID
+    /// Runs `body` in one write transaction; on return the rows, bookmarks and the ledger row
+    /// (status succeeded, counts) commit together. If `body` throws nothing is kept and the
+    /// error propagates (the caller then calls `failRun`).
+    func load(run: RunID, finishedAt: @escaping @Sendable () -> Date, _ body: (LoadSession) throws -> LoadCounts) throws -> LoadCounts
+    /// Marks a run failed with a one-line error.
+    func failRun(_ run: RunID, error: String, finishedAt: Date) throws
+}

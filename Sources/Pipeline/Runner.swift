@@ -1,0 +1,267 @@
+import Domain
+import Foundation
+
+/// A pipeline as declared in `Pipelines/NAME.yaml`, after validation.
+public struct PipelineDefinition: Sendable {
+    public var name: String
+    public var description: String?
+    /// Feed name (`airkorea`).
+    public var source: String
+    public var spec: SourceSpec
+    /// Target table(s), informational (`measurement`).
+    public var target: String?
+    /// Cron expression and time zone, for `feedline schedule` and `feedline crontab`.
+    public var schedule: String?
+    public var timeZone: String
+    /// Fixture files (relative to the fixtures directory) replayed by fixture runs.
+    public var fixtures: [String]
+    /// The file the definition came from.
+    public var file: String
+
+    public init(name: String, description: String?, source: String, spec: SourceSpec, target: String?,
+                schedule: String?, timeZone: String, fixtures: [String], file: String) {
+        self.name = name; self.description = description; self.source = source; self.spec = spec
+        self.target = target; self.schedule = schedule; self.timeZone = timeZone; self.fixtures = fixtures; self.file = file
+    }
+
+    /// The first value of each parameter: context for payloads that omit what was asked for.
+    public var fallbackParameters: [String: String] {
+        Dictionary(spec.parameters.compactMap { p in p.values.first.map { (p.name, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
+/// Fetches one request: the live HTTP path (with archive) or a test double. Implemented in FeedCore.
+public protocol PayloadFetching: Sendable {
+    func fetch(_ request: FeedRequest) async throws -> RawPayload
+}
+
+/// Something the runner reports while it works (pages, rows); the CLI shows it as progress.
+public enum RunEvent: Sendable {
+    case fetched(FeedRequest, page: Int, items: Int)
+    case loaded(file: String, counts: LoadCounts)
+    case skippedUnchanged(file: String)
+    case fileFailed(file: String, error: String)
+}
+
+/// The outcome of one run.
+public struct RunReport: Sendable {
+    public var pipeline: String
+    public var run: RunID?
+    public var mode: RunMode
+    public var counts: LoadCounts
+    /// Set when the run failed as a whole (nothing was loaded).
+    public var error: FeedError?
+    /// Files that could not be read in a replay (the rest loaded).
+    public var fileErrors: [(file: String, error: String)]
+
+    public var succeeded: Bool { error == nil }
+
+    public init(pipeline: String, run: RunID?, mode: RunMode, counts: LoadCounts, error: FeedError?,
+                fileErrors: [(file: String, error: String)]) {
+        self.pipeline = pipeline; self.run = run; self.mode = mode; self.counts = counts
+        self.error = error; self.fileErrors = fileErrors
+    }
+}
+
+/// One payload ready to load, with what is known about it.
+public struct StagedPayload: Sendable {
+    public var payload: RawPayload
+    public var feed: any Feed
+    public var context: DecodeContext
+    /// Where the bytes are kept (archive or fixture path), for the payload index.
+    public var archivePath: String?
+
+    public init(payload: RawPayload, feed: any Feed, context: DecodeContext, archivePath: String?) {
+        self.payload = payload; self.feed = feed; self.context = context; self.archivePath = archivePath
+    }
+}
+
+/// Runs pipelines through the stages: fetch (or read) → parse/map → transform → load.
+///
+/// Live runs fetch and archive every page first, checking each for API errors and for the
+/// end of paging, and only then load all pages in one transaction: a failure anywhere leaves
+/// the database as it was. The runner does no I/O itself; it drives the ports it is given.
+public struct PipelineRunner: Sendable {
+    public let feeds: [String: any Feed]
+    public let store: any RunStore
+    public let clock: @Sendable () -> Date
+    public let transform: MeasurementTransform
+    public let events: @Sendable (RunEvent) -> Void
+
+    public init(feeds: [any Feed], store: any RunStore, clock: @escaping @Sendable () -> Date,
+                transform: MeasurementTransform = MeasurementTransform(), events: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
+        self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        self.store = store
+        self.clock = clock
+        self.transform = transform
+        self.events = events
+    }
+
+    /// Fetches every page of every request of `pipeline` through `fetcher`, stopping at a short
+    /// or empty page (or `maxPages`).
+    public func fetchAll(_ pipeline: PipelineDefinition, feed: any Feed, fetcher: any PayloadFetching) async throws -> [StagedPayload] {
+        var staged: [StagedPayload] = []
+        for first in try feed.requests(for: pipeline.spec) {
+            var page = 1
+            while true {
+                let request = feed.request(first, page: page) ?? first
+                let payload = try await fetcher.fetch(request)
+                let context = DecodeContext(request: request, fallbackParameters: pipeline.fallbackParameters)
+                var counter = CountingSink()
+                let summary = try feed.decode(payload, context: context, into: &counter)
+                events(.fetched(request, page: page, items: summary.itemCount))
+                staged.append(StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path))
+                if feed.request(first, page: page + 1) == nil || feed.isLastPage(summary, of: request) { break }
+                page += 1
+                if page > pipeline.spec.maxPages {
+                    throw FeedError(.invalidRequest, .terminal,
+                                    "Stopped after \(pipeline.spec.maxPages) pages of \(request.operation) without reaching a short page; raise max_pages if the data is really that large.",
+                                    context: request.displayURL)
+                }
+            }
+        }
+        return staged
+    }
+
+    /// Runs a pipeline live: fetch everything, then load it in one transaction.
+    public func runLive(_ pipeline: PipelineDefinition, fetcher: any PayloadFetching) async -> RunReport {
+        await run(pipeline.name, mode: .live) {
+            let feed = try self.feed(named: pipeline.source)
+            return try await self.fetchAll(pipeline, feed: feed, fetcher: fetcher)
+        }
+    }
+
+    /// Runs a pipeline from already staged payloads (fixture files): the same parse → load path.
+    public func runStaged(_ name: String, mode: RunMode, payloads: [StagedPayload]) async -> RunReport {
+        await run(name, mode: mode) { payloads }
+    }
+
+    /// Replays files (an archive or any directory): each file loads on its own savepoint, so a
+    /// file that cannot be read is reported and the others still load, all in one run.
+    public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) -> RunReport {
+        let started = clock()
+        var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
+        for failure in unreadable { events(.fileFailed(file: failure.file, error: failure.error)) }
+        do {
+            let run = try store.beginRun(pipeline: name, mode: .replay, startedAt: started)
+            report.run = run
+            var fileErrors: [(file: String, error: String)] = []
+            report.counts = try store.load(run: run, finishedAt: clock) { session in
+                var total = LoadCounts()
+                for staged in payloads {
+                    do {
+                        let counts = try session.isolated { try self.load(staged, into: session, force: force) }
+                        total.add(counts)
+                    } catch {
+                        let line = "\(staged.payload.file.path): \(error)"
+                        fileErrors.append((staged.payload.file.path, "\(error)"))
+                        events(.fileFailed(file: staged.payload.file.path, error: "\(error)"))
+                        try session.record(Diagnostic(code: "unreadable-payload", message: line, location: staged.payload.file.lastPathComponent), payload: nil)
+                    }
+                }
+                return total
+            }
+            report.fileErrors += fileErrors
+        } catch {
+            report.error = asFeedError(error)
+            if let run = report.run { try? store.failRun(run, error: "\(error)", finishedAt: clock()) }
+        }
+        return report
+    }
+
+    // MARK: - Internals
+
+    private func feed(named source: String) throws -> any Feed {
+        guard let feed = feeds[source] else {
+            throw FeedError(.invalidRequest, .terminal, "No feed named '\(source)'; known feeds: \(feeds.keys.sorted().joined(separator: ", ")).")
+        }
+        return feed
+    }
+
+    private func run(_ name: String, mode: RunMode, stage: () async throws -> [StagedPayload]) async -> RunReport {
+        var report = RunReport(pipeline: name, run: nil, mode: mode, counts: LoadCounts(), error: nil, fileErrors: [])
+        do {
+            let run = try store.beginRun(pipeline: name, mode: mode, startedAt: clock())
+            report.run = run
+            do {
+                let payloads = try await stage()
+                report.counts = try store.load(run: run, finishedAt: clock) { session in
+                    var total = LoadCounts()
+                    for staged in payloads { total.add(try self.load(staged, into: session, force: false)) }
+                    return total
+                }
+            } catch {
+                report.error = asFeedError(error)
+                try? store.failRun(run, error: report.error?.description ?? "\(error)", finishedAt: clock())
+            }
+        } catch {
+            report.error = asFeedError(error)
+        }
+        return report
+    }
+
+    /// Parse → map → transform → load for one payload, inside the open transaction.
+    private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
+        var counts = LoadCounts()
+        let payload = staged.payload
+        if !force, try session.wasLoaded(sha256: payload.sha256) {
+            counts.payloadsAlreadyLoaded = 1
+            events(.skippedUnchanged(file: payload.file.path))
+            return counts
+        }
+        var sink = LoadingSink(session: session, payload: payload, transform: transform)
+        let summary = try staged.feed.decode(payload, context: staged.context, into: &sink)
+        if let failure = sink.failure { throw failure }
+        if let newest = sink.newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
+        try session.markLoaded(payload, itemCount: summary.itemCount, archivePath: staged.archivePath)
+        counts.add(sink.counts)
+        counts.payloadsLoaded = 1
+        events(.loaded(file: payload.file.path, counts: counts))
+        return counts
+    }
+}
+
+/// Counts items only: used to check pages while fetching.
+struct CountingSink: RecordSink {
+    var records = 0
+    mutating func accept(_ record: FeedRecord) throws { records += 1 }
+    mutating func diagnose(_ diagnostic: Diagnostic) {}
+}
+
+/// Transforms each record and writes it, counting outcomes; diagnostics go to the session.
+struct LoadingSink: RecordSink {
+    let session: LoadSession
+    let payload: RawPayload
+    let transform: MeasurementTransform
+    var counts = LoadCounts()
+    var newestSlot: HourSlot?
+    var failure: Error?
+
+    init(session: LoadSession, payload: RawPayload, transform: MeasurementTransform) {
+        self.session = session
+        self.payload = payload
+        self.transform = transform
+    }
+
+    mutating func accept(_ record: FeedRecord) throws {
+        var record = record
+        if case .measurement(let m) = record {
+            let (transformed, diagnostics) = transform.apply(m)
+            for d in diagnostics { diagnose(d) }
+            record = .measurement(transformed)
+            if newestSlot.map({ m.slot > $0 }) ?? true { newestSlot = m.slot }
+        }
+        counts.count(try session.write(record, payload: payload))
+    }
+
+    mutating func diagnose(_ diagnostic: Diagnostic) {
+        guard failure == nil else { return }
+        do { try session.record(diagnostic, payload: payload) } catch { failure = error }
+    }
+}
+
+/// Converts any error to a `FeedError` for reporting (storage errors are terminal).
+public func asFeedError(_ error: Error) -> FeedError {
+    if let feedError = error as? FeedError { return feedError }
+    return FeedError(.malformed, .terminal, "\(error)")
+}

@@ -1,0 +1,236 @@
+import Domain
+import Foundation
+import GRDB
+import Pipeline
+
+/// Writes records inside the transaction `SQLiteStore.load` opened. Upserts by natural key with
+/// a `RETURNING revision` that tells inserted (0), updated (>0) and unchanged (no row: the
+/// `WHERE` of the update found nothing different) apart in one statement.
+final class GRDBLoadSession: LoadSession {
+    let db: Database
+    let run: RunID
+    private(set) var diagnosticCount = 0
+    private var savepointCounter = 0
+    private var pipelineName: String?
+
+    init(db: Database, run: RunID) {
+        self.db = db
+        self.run = run
+    }
+
+    func write(_ record: FeedRecord, payload: RawPayload?) throws -> WriteOutcome {
+        switch record {
+        case .measurement(let m): return try writeMeasurement(m, payload: payload)
+        case .station(let s): return try writeStation(s)
+        case .nearbyStation(let n): return try writeNearby(n)
+        case .tmCoordinate(let t): return try writeTM(t)
+        case .forecast(let f): return try writeForecast(f, payload: payload)
+        }
+    }
+
+    func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO diagnostic (run_id, payload_sha256, code, message, location, value) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [run.rawValue, payload?.sha256, diagnostic.code, diagnostic.message,
+                                          diagnostic.location, diagnostic.value])
+        diagnosticCount += 1
+    }
+
+    func wasLoaded(sha256: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM payload WHERE sha256 = ?)", arguments: [sha256]) ?? false
+    }
+
+    func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws {
+        try db.execute(sql: """
+            INSERT INTO payload (sha256, source, operation, format, request_url, fetched_at, http_status, content_type,
+                                 byte_count, item_count, archive_path, run_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (sha256) DO NOTHING
+            """, arguments: [payload.sha256, payload.source, payload.operation, payload.format.rawValue,
+                             payload.request?.displayURL, iso8601UTC(payload.fetchedAt), payload.httpStatus,
+                             payload.contentType, payload.byteCount, itemCount, archivePath, run.rawValue])
+    }
+
+    func setBookmark(_ name: String, to value: String) throws {
+        let pipeline = try pipelineName ?? String.fetchOne(db, sql: "SELECT pipeline FROM run WHERE id = ?", arguments: [run.rawValue]) ?? "?"
+        pipelineName = pipeline
+        try db.execute(sql: """
+            INSERT INTO bookmark (pipeline, name, value, run_id) VALUES (?, ?, ?, ?)
+            ON CONFLICT (pipeline, name) DO UPDATE SET value = excluded.value, run_id = excluded.run_id
+            """, arguments: [pipeline, name, value, run.rawValue])
+    }
+
+    func isolated<T>(_ body: () throws -> T) throws -> T {
+        savepointCounter += 1
+        let name = "isolated\(savepointCounter)"
+        try db.execute(sql: "SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try db.execute(sql: "RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            try db.execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
+            try db.execute(sql: "RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    // MARK: - Upserts
+
+    private func outcome(_ statement: Statement, _ arguments: StatementArguments) throws -> WriteOutcome {
+        guard let revision = try Int.fetchOne(statement, arguments: arguments) else { return .unchanged }
+        return revision == 0 ? .inserted : .updated
+    }
+
+    private static let measurementColumns = [
+        "station_name", "observed_at", "kst_date", "kst_hour", "data_time", "sido", "network",
+        "pm10", "pm25", "pm10_24h", "pm25_24h", "o3", "no2", "co", "so2", "khai",
+        "pm10_grade", "pm25_grade", "pm10_grade_1h", "pm25_grade_1h", "o3_grade", "no2_grade", "co_grade", "so2_grade", "khai_grade",
+        "pm10_flag", "pm25_flag", "o3_flag", "no2_flag", "co_flag", "so2_flag", "payload_sha256",
+    ]
+
+    /// `INSERT … ON CONFLICT (key) DO UPDATE SET … WHERE <a compared column differs> RETURNING revision`.
+    private static func upsertSQL(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = [],
+                                  keepKnown: Set<String> = []) -> String {
+        let valueColumns = columns.filter { !key.contains($0) }
+        let assignments = valueColumns.map { column in
+            keepKnown.contains(column) ? "\(column) = coalesce(excluded.\(column), \(table).\(column))" : "\(column) = excluded.\(column)"
+        }
+        let compared = valueColumns.filter { !ignoredInComparison.contains($0) }.map { column in
+            keepKnown.contains(column)
+                ? "(excluded.\(column) IS NOT NULL AND excluded.\(column) IS NOT \(table).\(column))"
+                : "excluded.\(column) IS NOT \(table).\(column)"
+        }
+        return """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \((assignments + ["revision = \(table).revision + 1"]).joined(separator: ", "))
+            WHERE \(compared.joined(separator: " OR "))
+            RETURNING revision
+            """
+    }
+
+    private static let measurementUpsert = upsertSQL(
+        table: "measurement", columns: measurementColumns, key: ["station_name", "observed_at"],
+        ignoredInComparison: ["payload_sha256"])
+
+    private func writeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?) throws -> WriteOutcome {
+        let statement = try db.cachedStatement(sql: Self.measurementUpsert)
+        let values: [(any DatabaseValueConvertible)?] = [
+            m.stationName, iso8601UTC(m.slot.end), m.slot.date.description, m.slot.hour, m.dataTime, m.sidoName, m.network,
+            m.pm.pm10, m.pm.pm25, m.pm24h.pm10, m.pm24h.pm25, m.o3ppm, m.no2ppm, m.coppm, m.so2ppm, m.khai,
+            m.grades.pm10?.rawValue, m.grades.pm25?.rawValue, m.grades1h.pm10?.rawValue, m.grades1h.pm25?.rawValue,
+            m.grades.o3?.rawValue, m.grades.no2?.rawValue, m.grades.co?.rawValue, m.grades.so2?.rawValue, m.khaiGrade?.rawValue,
+            m.flags.pm10?.description, m.flags.pm25?.description, m.flags.o3?.description, m.flags.no2?.description,
+            m.flags.co?.description, m.flags.so2?.description, payload?.sha256,
+        ]
+        let result = try outcome(statement, StatementArguments(values))
+        try completeStation(name: m.stationName, code: m.stationCode, sido: m.sidoName, network: m.network)
+        return result
+    }
+
+    /// Fills in what a measurement knows about its station without counting it as a station write.
+    private func completeStation(name: String, code: String?, sido: String?, network: String?) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO station (name, code, sido, network) VALUES (?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET code = coalesce(excluded.code, station.code),
+                sido = coalesce(excluded.sido, station.sido), network = coalesce(excluded.network, station.network)
+            WHERE (excluded.code IS NOT NULL AND excluded.code IS NOT station.code)
+               OR (excluded.sido IS NOT NULL AND excluded.sido IS NOT station.sido)
+               OR (excluded.network IS NOT NULL AND excluded.network IS NOT station.network)
+            """)
+        try statement.execute(arguments: [name, code, sido, network])
+    }
+
+    private func writeStation(_ s: Station) throws -> WriteOutcome {
+        // Station has no revision column: compare first, then write.
+        let existing = try Row.fetchOne(db, sql: """
+            SELECT address, network, installed_year, items, latitude, longitude FROM station WHERE name = ?
+            """, arguments: [s.name])
+        let incoming: [DatabaseValue] = [s.address.databaseValue, s.network.databaseValue, s.installedYear.databaseValue,
+                                         s.items.databaseValue, s.latitude.databaseValue, s.longitude.databaseValue]
+        if let existing, Array(existing.databaseValues) == incoming { return .unchanged }
+        try db.execute(sql: """
+            INSERT INTO station (name, address, network, installed_year, items, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET address = excluded.address, network = excluded.network,
+                installed_year = excluded.installed_year, items = excluded.items,
+                latitude = excluded.latitude, longitude = excluded.longitude
+            """, arguments: [s.name, s.address, s.network, s.installedYear, s.items, s.latitude, s.longitude])
+        return existing == nil ? .inserted : .updated
+    }
+
+    private func writeNearby(_ n: NearbyStation) throws -> WriteOutcome {
+        try compareAndWrite(table: "nearby_station", key: ["tm_x": n.tmX, "tm_y": n.tmY, "station_name": n.stationName],
+                            values: ["address": n.address, "distance_km": n.distanceKm])
+    }
+
+    private func writeTM(_ t: TMCoordinate) throws -> WriteOutcome {
+        try compareAndWrite(table: "tm_coordinate", key: ["sido": t.sidoName, "sgg": t.sggName, "umd": t.umdName],
+                            values: ["tm_x": t.tmX, "tm_y": t.tmY])
+    }
+
+    private func writeForecast(_ f: Forecast, payload: RawPayload?) throws -> WriteOutcome {
+        let releasedAt = "\(f.releaseDate) \(f.releaseHour < 10 ? "0" : "")\(f.releaseHour):00"
+        let images = "[" + f.imageURLs.map { url in url.map { jsonString($0) } ?? "null" }.joined(separator: ",") + "]"
+        let statement = try db.cachedStatement(sql: Self.upsertSQL(
+            table: "forecast",
+            columns: ["inform_code", "forecast_date", "released_at", "overall", "cause", "action_knack", "image_urls", "payload_sha256"],
+            key: ["inform_code", "forecast_date", "released_at"], ignoredInComparison: ["payload_sha256"]))
+        var result = try outcome(statement, [f.informCode, f.forecastDate.description, releasedAt, f.overall, f.cause,
+                                             f.actionKnack, images, payload?.sha256])
+        // Region rows: replace the set when it differs.
+        let existing = try Row.fetchAll(db, sql: """
+            SELECT region, grade_text FROM forecast_region WHERE inform_code = ? AND forecast_date = ? AND released_at = ? ORDER BY region
+            """, arguments: [f.informCode, f.forecastDate.description, releasedAt]).map { "\($0[0] as String)=\($0[1] as String)" }
+        let incoming = f.regionGrades.map { "\($0.region)=\($0.gradeText)" }.sorted()
+        if existing != incoming {
+            try db.execute(sql: "DELETE FROM forecast_region WHERE inform_code = ? AND forecast_date = ? AND released_at = ?",
+                           arguments: [f.informCode, f.forecastDate.description, releasedAt])
+            for region in f.regionGrades {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO forecast_region (inform_code, forecast_date, released_at, region, grade_text, grade)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [f.informCode, f.forecastDate.description, releasedAt, region.region, region.gradeText,
+                                     region.grade?.rawValue])
+            }
+            if result == .unchanged { result = .updated }
+        }
+        return result
+    }
+
+    /// Generic compare-then-upsert for small tables without a revision column.
+    private func compareAndWrite(table: String, key: KeyValuePairs<String, any DatabaseValueConvertible>,
+                                 values: KeyValuePairs<String, (any DatabaseValueConvertible)?>) throws -> WriteOutcome {
+        let keyWhere = key.map { "\($0.key) = ?" }.joined(separator: " AND ")
+        let keyArgs = StatementArguments(key.map { $0.value as (any DatabaseValueConvertible)? })
+        let existing = try Row.fetchOne(db, sql: "SELECT \(values.map(\.key).joined(separator: ", ")) FROM \(table) WHERE \(keyWhere)",
+                                        arguments: keyArgs)
+        let incoming = values.map { $0.value?.databaseValue ?? .null }
+        if let existing, Array(existing.databaseValues) == incoming { return .unchanged }
+        let columns = key.map(\.key) + values.map(\.key)
+        let args = StatementArguments(key.map { $0.value as (any DatabaseValueConvertible)? } + values.map(\.value))
+        try db.execute(sql: """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT (\(key.map(\.key).joined(separator: ", "))) DO UPDATE SET
+            \(values.map { "\($0.key) = excluded.\($0.key)" }.joined(separator: ", "))
+            """, arguments: args)
+        return existing == nil ? .inserted : .updated
+    }
+}
+
+/// A JSON string literal for `text`.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
