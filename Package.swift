@@ -42,8 +42,9 @@ let package = Package(
             "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "AirKoreaTests", dependencies: ["AirKorea", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Pipeline", "Domain", "TestSupport"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "Pipeline", "Domain", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "Pipeline", "Domain", "TestSupport",
+            .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

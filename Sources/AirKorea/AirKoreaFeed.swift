@@ -1,1 +1,180 @@
 import Foundation
+import Pipeline
+
+/// The AirKorea air-quality OpenAPI (한국환경공단 에어코리아, data.go.kr `B552584`): realtime
+/// measurements by station and by province, dust forecasts, the station list, stations near a
+/// TM point, and TM coordinates of an 읍면동.
+///
+/// The runner uses it like every `Feed`: `requests(for:)` turns a pipeline's `SourceSpec` into
+/// first-page requests, `request(_:page:)` and `isLastPage(_:of:)` page through them,
+/// `recognise(head:format:)` names the operation of a replayed file, and `decode(_:context:into:)`
+/// streams records and diagnostics into a sink or throws a `FeedError`.
+///
+/// Operations may be named canonically (`getCtprvnRltmMesureDnsty`), by path
+/// (`ArpltnInforInqireSvc/getCtprvnRltmMesureDnsty`) or by alias: `realtime-by-station`,
+/// `realtime-by-province`, `forecast`, `stations`, `nearby-stations`, `tm-coordinates`.
+public struct AirKoreaFeed: Feed {
+    /// `airkorea`.
+    public let source = "airkorea"
+    /// `AIRKOREA_SERVICE_KEY`: the data.go.kr service key, sent as the `serviceKey` query parameter.
+    public let credentialVariable = "AIRKOREA_SERVICE_KEY"
+    /// The root the operation paths hang from (`https://apis.data.go.kr/B552584/` live).
+    public let baseURL: URL
+
+    /// A feed talking to `baseURL` (tests point it at a loopback server).
+    public init(baseURL: URL = URL(string: "https://apis.data.go.kr/B552584/")!) {
+        self.baseURL = baseURL
+    }
+
+    /// The six canonical operation names.
+    public var operations: [String] { AirKoreaEndpoint.all.map(\.operation) }
+
+    /// Where the key goes: the `serviceKey` query parameter, filled by the live transport from
+    /// `AIRKOREA_SERVICE_KEY` (never stored in a request).
+    public var credential: CredentialRequirement {
+        CredentialRequirement(environmentVariable: credentialVariable, placement: .query("serviceKey"))
+    }
+
+    /// The canonical name of the operation `name` designates (canonical, path or alias), or nil.
+    public func canonicalOperation(_ name: String) -> String? {
+        AirKoreaEndpoint.named(name)?.operation
+    }
+
+    // MARK: - Requests and paging
+
+    /// One first-page request per combination of list-valued parameters. Query order:
+    /// `returnType`, `numOfRows` (= `spec.pageSize`), `pageNo`, then the pipeline's parameters,
+    /// then defaults the API requires (`dataTerm=DAILY` for by-station). Throws
+    /// `.invalidRequest` (terminal) naming the bad operation or parameter.
+    public func requests(for spec: SourceSpec) throws -> [FeedRequest] {
+        guard let endpoint = AirKoreaEndpoint.named(spec.operation) else {
+            let names = AirKoreaEndpoint.all.map { "\($0.aliases.first ?? $0.operation) (\($0.operation))" }
+            throw FeedError(.invalidRequest, .terminal,
+                            "The AirKorea feed has no operation named “\(spec.operation)”; use one of \(names.joined(separator: ", ")).")
+        }
+        guard spec.pageSize > 0 else {
+            throw FeedError(.invalidRequest, .terminal,
+                            "The page size (numOfRows) for \(endpoint.operation) must be at least 1, not \(spec.pageSize).")
+        }
+        return try spec.expandedParameters.map { parameters in
+            let query = try validatedQuery(parameters, for: endpoint)
+            return FeedRequest(
+                source: source, operation: endpoint.operation,
+                baseURL: baseURL.appendingPathComponent(endpoint.path),
+                query: [QueryItem("returnType", spec.format.rawValue), QueryItem("numOfRows", String(spec.pageSize)),
+                        QueryItem("pageNo", "1")] + query,
+                format: spec.format, credential: credential, page: 1)
+        }
+    }
+
+    /// `request` with `pageNo` set to `page` (1-based); nil for a page below 1.
+    public func request(_ request: FeedRequest, page: Int) -> FeedRequest? {
+        guard page >= 1 else { return nil }
+        var next = request.setting("pageNo", to: String(page))
+        next.page = page
+        return next
+    }
+
+    /// The last page is an empty page or a short one: fewer items than `numOfRows` (what was
+    /// asked, or what the API echoed if it capped it lower). `totalCount` is never trusted
+    /// (it has been seen at 0 beside a full page).
+    public func isLastPage(_ summary: PageSummary, of request: FeedRequest) -> Bool {
+        guard summary.itemCount > 0 else { return true }
+        var rows = request.parameter("numOfRows").flatMap { Int($0) }
+        if let echoed = summary.numOfRows, echoed > 0, echoed < (rows ?? .max) { rows = echoed }
+        guard let rows, rows > 0 else { return true }
+        return summary.itemCount < rows
+    }
+
+    // MARK: - Recognition and decoding
+
+    /// The canonical operation the payload's first bytes hold, judged by its item fields (for
+    /// current and legacy envelopes); error envelopes and empty pages are answered with
+    /// `getCtprvnRltmMesureDnsty` so that decoding raises the typed error or yields nothing.
+    /// nil when the bytes are not an AirKorea payload this feed reads.
+    public func recognise(head: Data, format: PayloadFormat) -> String? {
+        AirKoreaRecognition(head: head, format: format).operation()
+    }
+
+    /// Decodes a payload of any of the six operations, XML or JSON (the bytes decide: data.go.kr
+    /// answers errors in XML even to a JSON request). The operation comes from the payload, its
+    /// request or the context's request, else from recognition.
+    ///
+    /// Throws `FeedError`: `.api(code:name:)` for gateway and provider error envelopes (transient
+    /// or terminal by code), `.malformed` for malformed or truncated documents, `.unrecognised`
+    /// when the operation cannot be determined. An empty result is not an error. XML items stream
+    /// into `sink` while the document is read, so when a truncated document throws at its end the
+    /// records already delivered must be discarded with the failed page.
+    public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
+        let origin = payload.request?.displayURL ?? context.request?.displayURL ?? payload.file.lastPathComponent
+        let head = try Self.head(of: payload.file, origin: origin)
+        let format = AirKoreaRecognition.sniff(head) ?? payload.format
+        let endpoint = try endpoint(for: payload, context: context, head: head, origin: origin)
+        let decoder = AirKoreaDecoder(endpoint: endpoint, page: PageContext(context), origin: origin)
+        return try decoder.decode(file: payload.file, head: head, format: format, into: &sink)
+    }
+
+    private func endpoint(for payload: RawPayload, context: DecodeContext, head: Data, origin: String) throws -> AirKoreaEndpoint {
+        let declared = [payload.operation, payload.request?.operation, context.request?.operation].compactMap { $0 }
+        if let name = declared.first {
+            guard let endpoint = AirKoreaEndpoint.named(name) else {
+                throw FeedError(.unrecognised, .terminal, "“\(name)” is not an AirKorea operation, so the payload cannot be decoded.",
+                                context: origin)
+            }
+            return endpoint
+        }
+        guard let name = recognise(head: head, format: payload.format), let endpoint = AirKoreaEndpoint.named(name) else {
+            throw FeedError(.unrecognised, .terminal, "The payload is not one of the AirKorea operations this feed reads.",
+                            context: origin)
+        }
+        return endpoint
+    }
+
+    /// The first 16 KiB of `file`, enough to see the envelope and the first item.
+    private static func head(of file: URL, origin: String) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: origin)
+        }
+        defer { try? handle.close() }
+        return handle.readData(ofLength: 16 * 1024)
+    }
+
+    // MARK: - Parameter validation
+
+    private func validatedQuery(_ parameters: [QueryItem], for endpoint: AirKoreaEndpoint) throws -> [QueryItem] {
+        var query: [QueryItem] = []
+        for parameter in parameters {
+            let value = String(Substring(parameter.value).trimmingASCIISpace())
+            switch parameter.name {
+            case "serviceKey":
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter serviceKey must not be written in a pipeline: the key comes from \(credentialVariable).")
+            case "returnType", "numOfRows", "pageNo", "_returnType":
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter \(parameter.name) is set by the feed (from the pipeline's format and page size); remove it from the parameters of \(endpoint.operation).")
+            default:
+                break
+            }
+            guard let rule = endpoint.parameters.first(where: { $0.name == parameter.name }) else {
+                let accepted = endpoint.parameters.map(\.name).joined(separator: ", ")
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter \(parameter.name) is not accepted by \(endpoint.operation); it accepts \(accepted).")
+            }
+            guard !value.isEmpty else {
+                throw FeedError(.invalidRequest, .terminal, "The parameter \(rule.name) of \(endpoint.operation) is empty.")
+            }
+            if let problem = rule.problem(value) {
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter \(rule.name) of \(endpoint.operation) is “\(value)”, but it \(problem).")
+            }
+            query.append(QueryItem(rule.name, value))
+        }
+        for rule in endpoint.parameters where rule.required && !query.contains(where: { $0.name == rule.name }) {
+            throw FeedError(.invalidRequest, .terminal, "The parameter \(rule.name) is required by \(endpoint.operation) but was not given.")
+        }
+        for item in endpoint.defaults where !query.contains(where: { $0.name == item.name }) {
+            query.append(item)
+        }
+        return query
+    }
+}

@@ -37,7 +37,7 @@ enum RealtimeItemMapping {
         }
         guard let station else {
             return reader.skip("missing-station", field: "stationName", value: nil,
-                               "The item names no station and the request named none (by-station items before ver 1.4 omit stationName); the item is skipped.")
+                               "The item names no station (by-station items before ver 1.4 omit stationName) and the request names none to fall back on; the item is skipped.")
         }
 
         let pm = PlausibleRange.particulate, gas = PlausibleRange.gas

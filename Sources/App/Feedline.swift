@@ -97,7 +97,7 @@ public struct Feedline: Sendable {
             let report: RunReport
             switch source {
             case .live:
-                report = await runner.runLive(pipeline, fetcher: fetcher)
+                report = await runner.runLive(Self.expandingPlaceholders(pipeline, now: environment.clock()), fetcher: fetcher)
             case .fixtures:
                 do {
                     let staged = try stageFixtures(pipeline, fixtures: paths.fixtures)
@@ -112,6 +112,19 @@ public struct Feedline: Sendable {
         }
         if json { out(Self.json(reports)) }
         return Self.status(reports)
+    }
+
+    /// Replaces `{today}` and `{yesterday}` in parameter values by dates in Asia/Seoul.
+    static func expandingPlaceholders(_ pipeline: PipelineDefinition, now: Date) -> PipelineDefinition {
+        let today = HourSlot(containing: now).date
+        var copy = pipeline
+        copy.spec.parameters = pipeline.spec.parameters.map { p in
+            (p.name, p.values.map {
+                $0.replacingOccurrences(of: "{today}", with: today.description)
+                    .replacingOccurrences(of: "{yesterday}", with: today.adding(days: -1).description)
+            })
+        }
+        return copy
     }
 
     /// Fixture files of a pipeline as payloads, in the order listed.

@@ -104,7 +104,11 @@ public struct PipelineCatalog: Sendable {
         let spec = SourceSpec(operation: operation, parameters: parameters, format: format,
                               pageSize: try integer("page_size", default: 1000, range: 1...10_000),
                               maxPages: try integer("max_pages", default: 100, range: 1...100_000))
-        do { _ = try feed.requests(for: spec) } catch let error as FeedError {
+        var checked = spec  // placeholders ({today}) checked as a real date
+        checked.parameters = spec.parameters.map { p in
+            (p.name, p.values.map { $0.replacingOccurrences(of: "{today}", with: "2024-01-01").replacingOccurrences(of: "{yesterday}", with: "2024-01-01") })
+        }
+        do { _ = try feed.requests(for: checked) } catch let error as FeedError {
             throw problem(error.message.contains("operation") ? "operation" : "parameters", error.message)
         }
         var fixtures: [String] = []

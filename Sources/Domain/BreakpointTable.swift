@@ -113,16 +113,18 @@ public struct BreakpointTable: Hashable, Sendable {
     public func index(_ concentration: Double) -> IndexResult? {
         guard !concentration.isNaN, concentration >= 0 else { return nil }
         guard let units = truncatedUnits(concentration) else { return .beyondScale }
-        return .index(index(units: units))
+        return index(units: units)
     }
 
-    /// The index for a concentration already expressed in whole truncation units (≤ the top).
-    public func index(units: Int) -> Int {
-        let row = rows.first { units <= $0.concentrationHigh } ?? rows.last!
+    /// The index for a concentration already expressed in whole truncation units: nil when
+    /// negative, `.beyondScale` above the top breakpoint.
+    public func index(units: Int) -> IndexResult? {
+        guard units >= 0 else { return nil }
+        guard let row = rows.first(where: { units <= $0.concentrationHigh }) else { return .beyondScale }
         let width = row.concentrationHigh - row.concentrationLow
-        guard width > 0 else { return row.indexLow }
+        guard width > 0 else { return .index(row.indexLow) }
         let numerator = (row.indexHigh - row.indexLow) * (units - row.concentrationLow)
         // Round numerator / width to the nearest integer, halves up (numerator ≥ 0).
-        return row.indexLow + (2 * numerator + width) / (2 * width)
+        return .index(row.indexLow + (2 * numerator + width) / (2 * width))
     }
 }

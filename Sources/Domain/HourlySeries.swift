@@ -128,8 +128,8 @@ extension HourlySeries: Codable where Value: Codable {}
 
 /// One station's hourly PM10 and PM2.5 concentrations (µg/m³) keyed by `HourlyMeasurement.slot`.
 ///
-/// Missing values stay absent (never 0). Pass one station's measurements; when two share a slot,
-/// the later one in `measurements` wins.
+/// Missing values stay absent (never 0). Pass one station's measurements; when two carry a value
+/// for the same slot, the later one in `measurements` wins.
 public func hourlyPM(from measurements: some Sequence<HourlyMeasurement>) -> DustPair<HourlySeries<MicrogramsPerCubicMetre>> {
     var result = DustPair(pm10: HourlySeries<MicrogramsPerCubicMetre>(), pm25: HourlySeries<MicrogramsPerCubicMetre>())
     for m in measurements {

@@ -143,6 +143,7 @@ public enum FeedRecord: Sendable, Hashable {
     case nearbyStation(NearbyStation)
     case tmCoordinate(TMCoordinate)
     case forecast(Forecast)
+    case career(CareerRecord)
 }
 
 /// Something odd about one item or field that did not stop the load: counted, stored and

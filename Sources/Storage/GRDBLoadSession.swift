@@ -25,6 +25,7 @@ final class GRDBLoadSession: LoadSession {
         case .nearbyStation(let n): return try writeNearby(n)
         case .tmCoordinate(let t): return try writeTM(t)
         case .forecast(let f): return try writeForecast(f, payload: payload)
+        case .career(let c): return try writeCareer(c, payload: payload)
         }
     }
 

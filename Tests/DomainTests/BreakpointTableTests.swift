@@ -2,6 +2,10 @@ import Domain
 import PropertyBased
 import Testing
 
+extension BreakpointTable: CustomTestStringConvertible {
+    public var testDescription: String { name }
+}
+
 /// Every breakpoint table in the module.
 let allBreakpointTables: [BreakpointTable] =
     Pollutant.allCases.map(KoreanCAI.table(for:)) + EPAAQI.tables
@@ -44,10 +48,10 @@ struct BreakpointTableTests {
     func monotoneAndContinuous(table: BreakpointTable) {
         let steepest = table.rows.map { Double($0.indexHigh - $0.indexLow) / Double($0.concentrationHigh - $0.concentrationLow) }.max()!
         let maxJump = Int(steepest.rounded(.up)) + 1
-        var previous = table.index(units: 0)
+        var previous = table.index(units: 0)!.value!
         var failures = 0
         for units in 0...table.rows.last!.concentrationHigh {
-            let value = table.index(units: units)
+            guard let value = table.index(units: units)?.value else { failures += 1; continue }
             if value < previous || value - previous > maxJump { failures += 1 }
             let row = table.rows.first { units <= $0.concentrationHigh }!
             let exact = Double(row.indexHigh - row.indexLow) / Double(row.concentrationHigh - row.concentrationLow)
@@ -56,6 +60,8 @@ struct BreakpointTableTests {
             previous = value
         }
         #expect(failures == 0, "\(table.name)")
+        #expect(table.index(units: table.rows.last!.concentrationHigh + 1) == .beyondScale)
+        #expect(table.index(units: -1) == nil)
     }
 
     @Test("monotone in the concentration as a Double, with beyondScale above every index")

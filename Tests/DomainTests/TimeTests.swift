@@ -7,7 +7,7 @@ import Testing
 struct TimeTests {
     /// Days since epoch covering 1900-01-01 … 2100-12-31.
     let days = Gen.int(in: -25_567...47_482)
-    var slots: Generator<HourSlot, some Sequence> {
+    var slots: Generator<HourSlot, some SendableSequenceType> {
         zip(days, Gen.int(in: 0...23)).map { HourSlot(date: LocalDate(daysSinceEpoch: $0), hour: $1)! }
     }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Pipeline
+
+/// Judges which AirKorea operation a payload holds from its first bytes, by the item fields it
+/// carries (the field sets are distinctive), for current and legacy envelopes alike.
+///
+/// Legacy items echo every request field with an empty value (`"sidoName": ""`, `"dmX": ""`),
+/// so the rules ask whether a field is *filled*, not merely present.
+struct AirKoreaRecognition {
+    /// Whether a field appears in the head, and with a value.
+    enum Presence: Comparable { case absent, empty, filled }
+
+    let text: String
+    let isXML: Bool
+
+    init(head: Data, format: PayloadFormat) {
+        text = String(decoding: head, as: UTF8.self)
+        isXML = Self.sniff(head) ?? format == .xml
+    }
+
+    /// The format the bytes are actually in (`<` → XML, `{`/`[` → JSON), whatever was asked;
+    /// nil when the head is empty or neither.
+    static func sniff(_ head: Data) -> PayloadFormat? {
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { !WireValue.isSpace($0) }) else { return nil }
+        switch first {
+        case UInt8(ascii: "<"): return .xml
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+        default: return nil
+        }
+    }
+
+    /// The canonical operation, or nil when the head is not an AirKorea payload (or is one this
+    /// feed does not read, such as the legacy 시군구 averages `getCtprvnMesureSidoLIst`).
+    ///
+    /// Error envelopes and empty pages have no items to judge by; they are answered with
+    /// `getCtprvnRltmMesureDnsty`, whose decoder (like every other) raises the typed error or
+    /// yields no records.
+    func operation() -> String? {
+        let shapeless = AirKoreaEndpoint.realtimeByProvince.operation
+        if contains("OpenAPI_ServiceResponse") || contains("returnReasonCode") { return shapeless }
+        if presence("resultCode") == .filled, let code = firstValue("resultCode"), !AirKoreaErrorCode.isSuccess(code) {
+            return shapeless
+        }
+        if presence("cityName") != .absent { return nil }
+        if presence("informGrade") != .absent || presence("informCode") != .absent {
+            return AirKoreaEndpoint.forecast.operation
+        }
+        if presence("pm10Value") != .absent && presence("dataTime") != .absent {
+            // By province: items name their province (current) or at least their station
+            // (legacy). By station: items name no station (ver < 1.4, legacy) or name it with
+            // its stationCode (ver 1.4).
+            if presence("sidoName") == .filled
+                || (presence("stationName") == .filled && presence("stationCode") != .filled) {
+                return AirKoreaEndpoint.realtimeByProvince.operation
+            }
+            return AirKoreaEndpoint.realtimeByStation.operation
+        }
+        if presence("dmX") == .filled || presence("dmY") == .filled || presence("year") == .filled {
+            return AirKoreaEndpoint.stations.operation
+        }
+        if presence("umdName") == .filled && presence("tmX") == .filled {
+            return AirKoreaEndpoint.tmCoordinates.operation
+        }
+        if presence("tm") != .absent && presence("stationName") != .absent {
+            return AirKoreaEndpoint.nearbyStations.operation
+        }
+        if presence("resultCode") == .filled && (contains("NORMAL_CODE") || contains("NORMAL SERVICE") || presence("totalCount") != .absent) {
+            return shapeless
+        }
+        return nil
+    }
+
+    private func contains(_ needle: String) -> Bool { text.range(of: needle) != nil }
+
+    /// The strongest presence of field `name` over all its occurrences in the head.
+    func presence(_ name: String) -> Presence {
+        var best = Presence.absent
+        var searchStart = text.startIndex
+        let key = isXML ? "<\(name)" : "\"\(name)\""
+        while let hit = text.range(of: key, range: searchStart..<text.endIndex) {
+            searchStart = hit.upperBound
+            guard let value = valueAfter(hit.upperBound) else { continue }
+            best = max(best, value.isEmpty ? .empty : .filled)
+            if best == .filled { break }
+        }
+        return best
+    }
+
+    /// The first filled value of field `name`, if any.
+    private func firstValue(_ name: String) -> String? {
+        var searchStart = text.startIndex
+        let key = isXML ? "<\(name)" : "\"\(name)\""
+        while let hit = text.range(of: key, range: searchStart..<text.endIndex) {
+            searchStart = hit.upperBound
+            if let value = valueAfter(hit.upperBound), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    /// The value that follows a field's key at `index`: "" for an empty element, `null` or `""`;
+    /// nil when the key was only a prefix of a longer name or an object/array follows.
+    private func valueAfter(_ index: String.Index) -> String? {
+        var rest = text[index...]
+        if isXML {
+            if rest.hasPrefix("/>") { return "" }
+            guard rest.first == ">" else { return nil }
+            rest = rest.dropFirst()
+            let value = rest.prefix { $0 != "<" }
+            return String(Substring(value).trimmingASCIISpace())
+        }
+        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard rest.first == ":" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        if rest.hasPrefix("null") { return "" }
+        if rest.first == "\"" {
+            return String(rest.dropFirst().prefix { $0 != "\"" })
+        }
+        if rest.first == "{" || rest.first == "[" { return nil }
+        return String(rest.prefix { $0 != "," && $0 != "}" && $0 != "]" && !$0.isWhitespace })
+    }
+}

@@ -1,0 +1,2 @@
+/// Career records (CareerNet schools, majors, jobs; Saramin job postings).
+public enum CareerRecord: Hashable, Sendable {}

@@ -1,3 +1,0 @@
-import App
-
-await FeedlineCommand.main()

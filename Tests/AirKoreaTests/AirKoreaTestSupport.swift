@@ -1,0 +1,188 @@
+import AirKorea
+import Foundation
+import Pipeline
+import TestSupport
+
+/// Collects what a decoder produced, in arrival order.
+struct CollectingSink: RecordSink {
+    enum Entry: Equatable {
+        case record(FeedRecord)
+        case diagnostic(Diagnostic)
+    }
+
+    var entries: [Entry] = []
+
+    var records: [FeedRecord] { entries.compactMap { if case .record(let r) = $0 { r } else { nil } } }
+    var diagnostics: [Diagnostic] { entries.compactMap { if case .diagnostic(let d) = $0 { d } else { nil } } }
+
+    mutating func accept(_ record: FeedRecord) throws { entries.append(.record(record)) }
+    mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
+
+    /// Golden lines for everything received, in order.
+    var goldenLines: [String] {
+        entries.map {
+            switch $0 {
+            case .record(let r): Golden.line(r)
+            case .diagnostic(let d): Golden.line(d)
+            }
+        }
+    }
+}
+
+/// What one decode gave: the sink's entries and either a summary or an error.
+struct DecodeResult {
+    var sink: CollectingSink
+    var summary: PageSummary?
+    var error: (any Error)?
+
+    var feedError: FeedError? { error as? FeedError }
+
+    /// The golden text: records and diagnostics in order, then `page …` or `error …`.
+    var golden: String {
+        var lines = sink.goldenLines
+        if let summary { lines.append(Golden.line(summary)) }
+        if let error { lines.append(Golden.line(error)) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The golden text without its final newline, for joining sections.
+    var goldenSection: String { String(golden.dropLast()) }
+}
+
+enum AirKoreaFixtures {
+    static let feed = AirKoreaFeed()
+    static let directory = FixturePaths.fixtures.appendingPathComponent("airkorea", isDirectory: true)
+    static let publishedExpectations = directory.appendingPathComponent("published", isDirectory: true)
+
+    /// How each fixture case was requested: the operation (alias, as a pipeline writes it), the
+    /// parameters, the page size and page, and the format that was asked for when the bytes are
+    /// not in it (data.go.kr answers errors in XML to JSON requests). `recognisedAs` is the
+    /// operation recognition must name from the bytes alone.
+    struct Case: Sendable {
+        var operation: String
+        var parameters: [(String, String)]
+        var pageSize = 10
+        var page = 1
+        var askedFormat: PayloadFormat? = nil
+        var recognisedAs: String
+
+        init(_ operation: String, _ parameters: [(String, String)], pageSize: Int = 10, page: Int = 1,
+             askedFormat: PayloadFormat? = nil, recognisedAs: String) {
+            self.operation = operation; self.parameters = parameters; self.pageSize = pageSize; self.page = page
+            self.askedFormat = askedFormat; self.recognisedAs = recognisedAs
+        }
+    }
+
+    static let byStation = "getMsrstnAcctoRltmMesureDnsty"
+    static let byProvince = "getCtprvnRltmMesureDnsty"
+    static let forecast = "getMinuDustFrcstDspth"
+    static let stationList = "getMsrstnList"
+    static let nearby = "getNearbyMsrstnList"
+    static let tm = "getTMStdrCrdnt"
+
+    static let seoul: [(String, String)] = [("sidoName", "서울"), ("ver", "1.3")]
+
+    /// Every fixture case in `Data/fixtures/airkorea`, by case name.
+    static let cases: [String: Case] = [
+        "realtime-station-v10": Case("realtime-by-station", [("stationName", "종로구"), ("dataTerm", "DAILY"), ("ver", "1.0")], pageSize: 5, recognisedAs: byStation),
+        "realtime-station-v14": Case("realtime-by-station", [("stationName", "종로구"), ("dataTerm", "DAILY"), ("ver", "1.4")], pageSize: 3, recognisedAs: byStation),
+        "realtime-province-seoul": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
+        "realtime-province-quirks": Case("realtime-by-province", [("sidoName", "경기"), ("ver", "1.3")], recognisedAs: byProvince),
+        "realtime-province-page1": Case("realtime-by-province", [("sidoName", "제주"), ("ver", "1.3")], pageSize: 3, recognisedAs: byProvince),
+        "realtime-province-page2": Case("realtime-by-province", [("sidoName", "제주"), ("ver", "1.3")], pageSize: 3, page: 2, recognisedAs: byProvince),
+        "realtime-province-legacy": Case("getCtprvnRltmMesureDnsty", seoul, recognisedAs: byProvince),
+        "station-list": Case("stations", [("addr", "서울")], recognisedAs: stationList),
+        "nearby-stations": Case("nearby-stations", [("tmX", "198245.054"), ("tmY", "451586.498"), ("ver", "1.1")], recognisedAs: nearby),
+        "tm-coordinates": Case("tm-coordinates", [("umdName", "신사동")], recognisedAs: tm),
+        "forecast": Case("forecast", [("searchDate", "2023-06-03")], recognisedAs: forecast),
+        "forecast-legacy": Case("forecast", [("searchDate", "2016-04-01")], recognisedAs: forecast),
+        "empty-result": Case("realtime-by-station", [("stationName", "없는측정소"), ("dataTerm", "DAILY"), ("ver", "1.3")], recognisedAs: byProvince),
+        "error-gateway-30": Case("realtime-by-province", seoul, recognisedAs: byProvince),
+        "error-gateway-01": Case("realtime-by-province", seoul, recognisedAs: byProvince),
+        "error-gateway-22-json-request": Case("realtime-by-province", seoul, askedFormat: .json, recognisedAs: byProvince),
+        "error-provider-22": Case("realtime-by-province", seoul, recognisedAs: byProvince),
+        "error-provider-10": Case("forecast", [("searchDate", "2023-06-03")], recognisedAs: byProvince),
+        "error-provider-code-1": Case("stations", [], recognisedAs: byProvince),
+        "malformed-xml": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
+        "truncated-xml": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
+        "malformed-json": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
+    ]
+
+    /// Every payload file (`.xml`, `.json`) in the fixture directory, sorted.
+    static let files: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".xml") || $0.hasSuffix(".json") }.sorted()
+    }()
+
+    /// Case names that have both an XML and a JSON fixture.
+    static let pairedCases: [String] = {
+        let stems = files.map { ($0 as NSString).deletingPathExtension }
+        return Set(stems.filter { stem in files.contains(stem + ".xml") && files.contains(stem + ".json") }).sorted()
+    }()
+
+    static func caseName(of file: String) -> String { (file as NSString).deletingPathExtension }
+
+    static func url(_ file: String) -> URL { directory.appendingPathComponent(file) }
+
+    static func format(of file: String) -> PayloadFormat { file.hasSuffix(".json") ? .json : .xml }
+
+    /// The request a pipeline would have made for `fixture`'s case.
+    static func request(for fixture: String) throws -> FeedRequest {
+        let name = caseName(of: fixture)
+        guard let c = cases[name] else { throw FixtureError.noCase(name) }
+        let spec = SourceSpec(operation: c.operation, parameters: c.parameters.map { ($0.0, [$0.1]) },
+                              format: c.askedFormat ?? format(of: fixture), pageSize: c.pageSize, maxPages: 10)
+        guard let first = try feed.requests(for: spec).first, let request = feed.request(first, page: c.page) else {
+            throw FixtureError.noRequest(name)
+        }
+        return request
+    }
+
+    /// Decodes a fixture the way the runner does: with its request as payload request and context.
+    static func decode(_ fixture: String) throws -> DecodeResult {
+        let request = try request(for: fixture)
+        return decode(url(fixture), request: request, context: DecodeContext(request: request))
+    }
+
+    /// Decodes any file; errors are captured in the result.
+    static func decode(_ file: URL, request: FeedRequest? = nil, operation: String? = nil,
+                       format: PayloadFormat? = nil, context: DecodeContext = DecodeContext(request: nil)) -> DecodeResult {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        let payload = RawPayload(file: file, request: request, source: "airkorea", operation: operation ?? request?.operation,
+                                 format: format ?? request?.format ?? (file.pathExtension == "json" ? .json : .xml),
+                                 fetchedAt: Date(timeIntervalSince1970: 1_684_000_000), sha256: "", byteCount: size)
+        var sink = CollectingSink()
+        do {
+            let summary = try feed.decode(payload, context: context, into: &sink)
+            return DecodeResult(sink: sink, summary: summary, error: nil)
+        } catch {
+            return DecodeResult(sink: sink, summary: nil, error: error)
+        }
+    }
+
+    /// The first `count` bytes of a file.
+    static func head(_ file: URL, count: Int = 16 * 1024) throws -> Data {
+        let data = try Data(contentsOf: file)
+        return data.prefix(count)
+    }
+
+    enum FixtureError: Error, CustomStringConvertible {
+        case noCase(String)
+        case noRequest(String)
+
+        var description: String {
+            switch self {
+            case .noCase(let name): "The fixture case \(name) has no entry in AirKoreaFixtures.cases; add how it was requested."
+            case .noRequest(let name): "No request could be built for the fixture case \(name)."
+            }
+        }
+    }
+}
+
+/// A scratch file for payloads built inside a test (wrapped fragments, completed samples).
+func temporaryPayload(_ text: String, name: String) throws -> (URL, TemporaryDirectory) {
+    let directory = try TemporaryDirectory("airkorea-test")
+    let url = directory.path(name)
+    try Data(text.utf8).write(to: url)
+    return (url, directory)
+}

@@ -1,0 +1,93 @@
+import App
+import Foundation
+import GRDB
+import Pipeline
+import Testing
+import TestSupport
+
+/// `feedline run` on the bundled fixtures and `feedline replay`, into temporary databases,
+/// asserted with SQL.
+@Suite struct FixtureRunTests {
+    func query<T: DatabaseValueConvertible>(_ db: URL, _ sql: String, as: T.Type = Int.self) throws -> T? {
+        let queue = try DatabaseQueue(path: db.path)
+        return try queue.read { try T.fetchOne($0, sql: sql) }
+    }
+
+    @Test func everyPipelineRunsFromFixturesAndASecondRunChangesNothing() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let first = await env.feedline.run(names: [], source: .fixtures, paths: env.paths())
+        #expect(first == .success, "\(env.out.text)\n\(env.err.text)")
+        #expect(try query(env.database, "SELECT count(*) FROM run WHERE status <> 'succeeded'") == 0)
+        #expect(try query(env.database, "SELECT count(*) FROM measurement")! > 0)
+        #expect(try query(env.database, "SELECT count(*) FROM forecast")! > 0)
+        #expect(try query(env.database, "SELECT count(*) FROM station")! > 0)
+        let firstRuns = try query(env.database, "SELECT count(*) FROM run")!
+
+        // Missing values are NULL, never 0.
+        #expect(try query(env.database, "SELECT count(*) FROM measurement WHERE pm10 = 0 AND pm10_flag IS NOT NULL") == 0)
+
+        let second = await env.feedline.run(names: [], source: .fixtures, paths: env.paths())
+        #expect(second == .success)
+        #expect(try query(env.database, "SELECT sum(rows_inserted + rows_updated) FROM run WHERE id > \(firstRuns)") == 0)
+        #expect(try query(env.database, "SELECT count(*) FROM run WHERE id > \(firstRuns) AND status = 'succeeded'") == firstRuns)
+    }
+
+    @Test func replayingTheFixtureDirectoryLoadsTheGoodFilesAndNamesTheBadOnes() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let dir = env.dir.path("saved")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: FixturePaths.fixtures.appendingPathComponent("airkorea").path)
+        where name.hasSuffix(".xml") || name.hasSuffix(".json") {
+            try FileManager.default.copyItem(at: FixturePaths.fixtures.appendingPathComponent("airkorea/\(name)"), to: dir.appendingPathComponent(name))
+        }
+        try Data("<html><body>Service unavailable</body></html>".utf8).write(to: dir.appendingPathComponent("zz-garbage.xml"))
+        try Data().write(to: dir.appendingPathComponent("zz-empty.json"))
+
+        let status = env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
+                                         paths: env.paths(), force: false)
+        #expect(status == .partial)
+        let errors = env.err.text.split(separator: "\n")
+        #expect(errors.contains { $0.contains("zz-garbage.xml") })
+        #expect(errors.contains { $0.contains("zz-empty.json") })
+        #expect(errors.allSatisfy { $0.hasPrefix("error: ") })
+        #expect(try query(env.database, "SELECT count(*) FROM measurement")! > 0)
+        #expect(try query(env.database, "SELECT count(*) FROM run WHERE mode = 'replay' AND status = 'succeeded'") == 1)
+        let unreadable = try query(env.database, "SELECT count(*) FROM diagnostic WHERE code = 'unreadable-payload'")!
+        #expect(unreadable >= 1)
+
+        // Replaying again skips every payload already loaded; --force re-reads them and changes nothing.
+        let again = env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
+                                        paths: env.paths(), force: false)
+        #expect(again == .partial)
+        #expect(try query(env.database, "SELECT payloads FROM run ORDER BY id DESC LIMIT 1") == 0)
+        _ = env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"], paths: env.paths(), force: true)
+        #expect(try query(env.database, "SELECT rows_inserted + rows_updated FROM run ORDER BY id DESC LIMIT 1") == 0)
+        #expect(try query(env.database, "SELECT rows_unchanged FROM run ORDER BY id DESC LIMIT 1")! > 0)
+    }
+
+    @Test func invalidPipelineFilesAreNamedWithTheirField() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        _ = try env.writePipeline("bad-format", "source: airkorea\noperation: forecast\nparameters:\n  searchDate: '2024-03-06'\nformat: csv\n")
+        _ = try env.writePipeline("bad-source", "source: nowhere\noperation: x\n")
+        _ = try env.writePipeline("typo", "source: airkorea\noperation: realtime-by-province\nparamters:\n  sidoName: 서울\n")
+        let pipelines = try env.writePipeline("good", "source: airkorea\noperation: realtime-by-province\nparameters:\n  sidoName: 서울\n")
+        let status = env.feedline.listPipelines(paths: env.paths(pipelines: pipelines))
+        #expect(status == .configuration)
+        let err = env.err.text
+        #expect(err.contains("Pipelines/bad-format.yaml: field 'format'"))
+        #expect(err.contains("Pipelines/bad-source.yaml: field 'source'"))
+        #expect(err.contains("Pipelines/typo.yaml: field 'paramters'"))
+        #expect(env.out.text.contains("good\tairkorea/realtime-by-province"))
+    }
+
+    @Test func unknownPipelineNameIsAConfigurationError() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let status = await env.feedline.run(names: ["no-such-pipeline"], source: .fixtures, paths: env.paths())
+        #expect(status == .configuration)
+        #expect(env.err.text.contains("no pipeline named 'no-such-pipeline'"))
+    }
+}

@@ -1,0 +1,84 @@
+import AirKorea
+import App
+import FeedCore
+import Foundation
+import Logging
+import Pipeline
+import TestSupport
+
+/// Collects text written by the app (stdout, stderr, logs) so tests can read and grep it.
+final class TextSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+}
+
+/// A swift-log handler that writes into a `TextSink`, metadata included.
+struct CapturingLogHandler: LogHandler {
+    let sink: TextSink
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        let all = self.metadata.merging(metadata ?? [:]) { _, b in b }
+        sink.append("\(level) \(message) \(all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
+    }
+}
+
+/// An environment for end-to-end tests: a temporary working directory, a fixed clock, real
+/// HTTP (URLSession) to whatever base URL the test gives, and captured output.
+struct TestEnvironment {
+    let dir: TemporaryDirectory
+    let out = TextSink()
+    let err = TextSink()
+    let logs = TextSink()
+    var variables: [String: String] = [:]
+    var airKoreaBase = URL(string: "http://127.0.0.1:9/")!  // nothing listens on the discard port
+
+    init() throws { dir = try TemporaryDirectory("e2e") }
+
+    var environment: AppEnvironment {
+        let logs = self.logs
+        var logger = Logger(label: "feedline-test") { _ in CapturingLogHandler(sink: logs) }
+        logger.logLevel = .trace
+        let out = self.out, err = self.err
+        return AppEnvironment(
+            variables: variables, transport: URLSessionTransport(timeout: 5),
+            clock: { Date(timeIntervalSince1970: 1_709_704_800) },  // 2024-03-06 06:00 UTC
+            feeds: [AirKoreaFeed(baseURL: airKoreaBase)], workingDirectory: dir.url,
+            output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
+    }
+
+    var database: URL { dir.path("feedline.sqlite") }
+
+    /// Paths inside the temporary directory, with fixtures from the repository.
+    func paths(pipelines: URL? = nil) -> Paths {
+        Paths(environment: environment, database: database.path,
+              pipelines: (pipelines ?? FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")).path,
+              fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
+    }
+
+    /// Writes a pipeline file into `<tmp>/Pipelines` and returns that directory.
+    func writePipeline(_ name: String, _ yaml: String) throws -> URL {
+        let directory = dir.path("Pipelines")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try yaml.write(to: directory.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    var feedline: Feedline { Feedline(environment: environment) }
+}
+
+/// Every file under `directory`, concatenated as bytes (for grepping secrets).
+func allBytes(under directory: URL) -> Data {
+    var data = Data()
+    guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return data }
+    for case let url as URL in walker {
+        if let bytes = try? Data(contentsOf: url) { data.append(bytes) }
+    }
+    return data
+}
