@@ -225,7 +225,7 @@ public struct Feedline: Sendable {
                         "Not a payload feedline recognises\(sourceHint.map { " as \($0)" } ?? ""); pass --source NAME if you know its feed.")
     }
 
-    static func payloadFiles(under directory: URL) -> [URL] {
+    public static func payloadFiles(under directory: URL) -> [URL] {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var files: [URL] = []
         for case let url as URL in walker {

@@ -149,7 +149,7 @@ import TestSupport
             let pipelines = try env.writePipeline("seoul", Self.pipeline.replacingOccurrences(of: "format: xml", with: "format: \(format)"))
             #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
             let queue = try DatabaseQueue(path: env.database.path)
-            tables.append(try queue.read { db in
+            tables.append(try await queue.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM measurement ORDER BY station_name")
                     .map { row in row.columnNames.filter { $0 != "payload_sha256" }.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: " ") }
                     .joined(separator: "\n")
