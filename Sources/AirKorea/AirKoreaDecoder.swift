@@ -23,7 +23,9 @@ struct AirKoreaDecoder {
             case .xml: return try decodeXML(file: file, into: &sink)
             case .json: return try decodeJSON(file: file, into: &sink)
             }
-        } catch var error as FeedError where error.kind == .malformed {
+        } catch var error as FeedError
+                    where error.kind == .malformed && [nil, file.lastPathComponent, file.path].contains(error.context) {
+            // The readers name the file (or nothing); name the request instead.
             error.context = origin
             if format == .xml, let root = Self.rootElement(of: head), ["response", "OpenAPI_ServiceResponse"].contains(root),
                !Self.closes(file, root: root) {
@@ -59,9 +61,9 @@ struct AirKoreaDecoder {
         defer { try? handle.close() }
         let size = handle.seekToEndOfFile()
         handle.seek(toFileOffset: size > 512 ? size - 512 : 0)
-        let tail = handle.readDataToEndOfFile()
-        let trimmed = tail.reversed().drop { WireValue.isSpace($0) }
-        return Array(trimmed.reversed()).suffix(root.utf8.count + 3).elementsEqual(Array("</\(root)>".utf8))
+        let tail = [UInt8](handle.readDataToEndOfFile())
+        let end = tail.lastIndex { !WireValue.isSpace($0) }.map { $0 + 1 } ?? 0
+        return tail[..<end].reversed().starts(with: "</\(root)>".utf8.reversed())
     }
 
     // MARK: - XML

@@ -67,10 +67,11 @@ enum WireValue {
     }
 
     static func isMissingMarker(_ text: Substring) -> Bool {
-        switch text.utf8.count {
+        let bytes = text.utf8
+        switch bytes.count {
         case 0: return true
-        case 1: return text == "-" || text == "*"
-        case 4: return text == "null" || text == "NULL"
+        case 1: return bytes.first.map { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "*") } ?? true
+        case 4: return bytes.elementsEqual("null".utf8) || bytes.elementsEqual("NULL".utf8)
         default: return false
         }
     }

@@ -19,7 +19,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
           sqlite3 Data/feedline.sqlite 'select * from measurement_latest limit 5'
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self]
+        subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self]
     )
 
     public init() {}

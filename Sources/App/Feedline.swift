@@ -93,7 +93,11 @@ public struct Feedline: Sendable {
         }
 
         var reports: [RunReport] = []
+        var lockedOut = false
         for pipeline in selected {
+            // One run of a pipeline per database at a time (Schedule/RunLockShell.swift).
+            guard let lock = acquireRunLock(pipeline.name, store: store) else { lockedOut = true; continue }
+            defer { lock.release() }
             let report: RunReport
             switch source {
             case .live:
@@ -111,6 +115,7 @@ public struct Feedline: Sendable {
             if !json { out(Self.summaryLine(report)) }
         }
         if json { out(Self.json(reports)) }
+        if lockedOut { return reports.contains(where: \.succeeded) ? .partial : .temporaryFailure }
         return Self.status(reports)
     }
 

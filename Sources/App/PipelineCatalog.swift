@@ -124,19 +124,17 @@ public struct PipelineCatalog: Sendable {
         }
         let schedule = try string("schedule")
         if let schedule {
-            let fields = schedule.split(separator: " ", omittingEmptySubsequences: true)
-            guard schedule.hasPrefix("@") || fields.count == 5 else {
-                throw problem("schedule", "must be a 5-field cron expression or @hourly/@daily/@weekly/@monthly, not '\(schedule)'.")
-            }
+            do { _ = try CronExpression(parsing: schedule) } catch { throw problem("schedule", error.description) }
         }
-        let timeZone = try string("timezone") ?? "Asia/Seoul"
+        let timeZone = try string("timezone") ?? CronSchedule.defaultTimeZoneIdentifier
         guard TimeZone(identifier: timeZone) != nil else { throw problem("timezone", "'\(timeZone)' is not a known time zone.") }
-        if let catchUp = try string("catch_up"), !["latest", "all"].contains(catchUp) {
-            throw problem("catch_up", "must be latest or all, not '\(catchUp)'.")
+        let catchUpText = try string("catch_up") ?? CatchUpPolicy.latest.rawValue
+        guard let catchUp = CatchUpPolicy(rawValue: catchUpText) else {
+            throw problem("catch_up", "must be latest or all, not '\(catchUpText)'.")
         }
         return PipelineDefinition(name: name, description: try string("description"), source: source, spec: spec,
                                   target: try string("target"), schedule: schedule, timeZone: timeZone,
-                                  fixtures: fixtures, file: label)
+                                  fixtures: fixtures, file: label, catchUp: catchUp)
     }
 
     static func scalarText(_ value: Any) -> String? {

@@ -116,6 +116,8 @@ public struct HourlyMeasurement: Hashable, Sendable {
     public var khaiGrade: AirKoreaGrade?
     /// Status flags per pollutant.
     public var flags: PollutantValues<MeasurementFlag>
+    /// Indices feedline computed (set by the transform stage; nil before it).
+    public var indices: MeasurementIndices?
 
     public init(stationName: String, stationCode: String? = nil, sidoName: String? = nil, network: String? = nil,
                 slot: HourSlot, dataTime: String,

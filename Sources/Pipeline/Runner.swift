@@ -13,15 +13,18 @@ public struct PipelineDefinition: Sendable {
     /// Cron expression and time zone, for `feedline schedule` and `feedline crontab`.
     public var schedule: String?
     public var timeZone: String
+    /// What `feedline schedule` does about slots missed while it was down (`catch_up:`).
+    public var catchUp: CatchUpPolicy = .latest
     /// Fixture files (relative to the fixtures directory) replayed by fixture runs.
     public var fixtures: [String]
     /// The file the definition came from.
     public var file: String
 
     public init(name: String, description: String?, source: String, spec: SourceSpec, target: String?,
-                schedule: String?, timeZone: String, fixtures: [String], file: String) {
+                schedule: String?, timeZone: String, fixtures: [String], file: String, catchUp: CatchUpPolicy = .latest) {
         self.name = name; self.description = description; self.source = source; self.spec = spec
         self.target = target; self.schedule = schedule; self.timeZone = timeZone; self.fixtures = fixtures; self.file = file
+        self.catchUp = catchUp
     }
 
     /// The first value of each parameter: context for payloads that omit what was asked for.

@@ -1,19 +1,40 @@
 import Domain
 
-/// The transform stage for measurements: checks that need the whole record (not one field),
-/// reported as diagnostics. Values are never changed here, only judged.
+/// The transform stage for measurements: derives feedline's own indices (Korean grades, CAI,
+/// US EPA AQI), cross-checks AirKorea's published grades against them, and flags checks that
+/// need the whole record. Published values are never changed here, only judged; every
+/// disagreement becomes a diagnostic.
 public struct MeasurementTransform: Sendable {
     public init() {}
 
-    /// Returns the measurement and what was odd about it.
+    /// Returns the measurement with `indices` set, and what was odd about it.
     public func apply(_ m: HourlyMeasurement) -> (HourlyMeasurement, [Diagnostic]) {
+        var out = m
         var diagnostics: [Diagnostic] = []
         let location = "\(m.stationName) \(m.dataTime)"
         if let pm10 = m.pm.pm10, let pm25 = m.pm.pm25, pm25 > pm10 {
             diagnostics.append(Diagnostic(code: "pm25-above-pm10",
-                                          message: "PM2.5 (\(pm25)) is above PM10 (\(pm10)) although PM2.5 is part of PM10; both kept as published.",
+                                          message: "PM2.5 (\(format(pm25))) is above PM10 (\(format(pm10))) although PM2.5 is part of PM10; both kept as published.",
                                           location: location))
         }
-        return (m, diagnostics)
+        let indices = MeasurementIndices(m)
+        out.indices = indices
+        for (name, result) in [("PM10", indices.aqi.pm10), ("PM2.5", indices.aqi.pm25)] where result == .beyondScale {
+            diagnostics.append(Diagnostic(code: "beyond-aqi-scale",
+                                          message: "The 24-hour \(name) value is above the top US EPA AQI breakpoint; the AQI is stored as missing, not extrapolated.",
+                                          location: location))
+        }
+        for check in crossCheckGrades(m) where check.isVerifiable && !check.agrees {
+            diagnostics.append(Diagnostic(
+                code: "grade-mismatch",
+                message: "AirKorea's \(check.field.rawValue) is \(check.theirs.rawValue) (\(check.theirs.korean)) but \(format(check.basis)) grades \(check.ours.map { "\($0.rawValue) (\($0.korean))" } ?? "-") under the table in force on \(m.slot.date).",
+                location: location, value: String(check.theirs.rawValue)))
+        }
+        return (out, diagnostics)
+    }
+
+    private func format(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -88,7 +88,9 @@ final class GRDBLoadSession: LoadSession {
         "station_name", "observed_at", "kst_date", "kst_hour", "data_time", "sido", "network",
         "pm10", "pm25", "pm10_24h", "pm25_24h", "o3", "no2", "co", "so2", "khai",
         "pm10_grade", "pm25_grade", "pm10_grade_1h", "pm25_grade_1h", "o3_grade", "no2_grade", "co_grade", "so2_grade", "khai_grade",
-        "pm10_flag", "pm25_flag", "o3_flag", "no2_flag", "co_flag", "so2_flag", "payload_sha256",
+        "pm10_flag", "pm25_flag", "o3_flag", "no2_flag", "co_flag", "so2_flag",
+        "our_pm10_grade", "our_pm25_grade", "our_pm10_grade_1h", "our_pm25_grade_1h", "cai", "cai_grade", "aqi_pm10", "aqi_pm25",
+        "payload_sha256",
     ]
 
     /// `INSERT … ON CONFLICT (key) DO UPDATE SET … WHERE <a compared column differs> RETURNING revision`.
@@ -117,13 +119,17 @@ final class GRDBLoadSession: LoadSession {
 
     private func writeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?) throws -> WriteOutcome {
         let statement = try db.cachedStatement(sql: Self.measurementUpsert)
+        let i = m.indices
         let values: [(any DatabaseValueConvertible)?] = [
             m.stationName, iso8601UTC(m.slot.end), m.slot.date.description, m.slot.hour, m.dataTime, m.sidoName, m.network,
             m.pm.pm10, m.pm.pm25, m.pm24h.pm10, m.pm24h.pm25, m.o3ppm, m.no2ppm, m.coppm, m.so2ppm, m.khai,
             m.grades.pm10?.rawValue, m.grades.pm25?.rawValue, m.grades1h.pm10?.rawValue, m.grades1h.pm25?.rawValue,
             m.grades.o3?.rawValue, m.grades.no2?.rawValue, m.grades.co?.rawValue, m.grades.so2?.rawValue, m.khaiGrade?.rawValue,
             m.flags.pm10?.description, m.flags.pm25?.description, m.flags.o3?.description, m.flags.no2?.description,
-            m.flags.co?.description, m.flags.so2?.description, payload?.sha256,
+            m.flags.co?.description, m.flags.so2?.description,
+            i?.koreanGrade24h.pm10?.rawValue, i?.koreanGrade24h.pm25?.rawValue, i?.koreanGrade1h.pm10?.rawValue, i?.koreanGrade1h.pm25?.rawValue,
+            i?.cai?.value, i?.caiGrade?.rawValue, i?.aqi.pm10?.value, i?.aqi.pm25?.value,
+            payload?.sha256,
         ]
         let result = try outcome(statement, StatementArguments(values))
         try completeStation(name: m.stationName, code: m.stationCode, sido: m.sidoName, network: m.network)

@@ -8,6 +8,10 @@ enum FeedlineMigrations {
         migrator.registerMigration("v1-ledger-and-air-quality") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v5-derived-indices-and-exposure") { db in
+            try db.execute(sql: derivedV5)
+        }
+        migrator.registerMigration("v4-locks") { db in try db.execute(sql: locksV4) }
         return migrator
     }
 

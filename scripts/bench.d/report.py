@@ -4,7 +4,7 @@
 usage: report.py RESULTS.tsv META.env [--strict]
 
 RESULTS.tsv has one line per timed run:
-  phase  tool  rep  seconds  rows  rss_kb  bytes  changed  skipped  files
+  phase  tool  rep  seconds  rows  rss_kb  bytes  changed  skipped  files  cpu_s
 phase: xml | json | unchanged | force | rss
 META.env holds KEY=VALUE lines written by scripts/bench (sizes, machine, check outcomes).
 Exit status: 0, or 1 when a check failed (or, with --strict, a target was missed).
@@ -31,7 +31,8 @@ def read(path):
                 continue
             f = line.rstrip("\n").split("\t")
             runs.append(dict(phase=f[0], tool=f[1], rep=f[2], seconds=float(f[3]), rows=int(f[4]), rss_kb=int(f[5]),
-                             bytes=int(f[6]), changed=f[7], skipped=f[8], files=f[9] if len(f) > 9 else ""))
+                             bytes=int(f[6]), changed=f[7], skipped=f[8], files=f[9] if len(f) > 9 else "",
+                             cpu=float(f[10]) if len(f) > 10 and f[10] else None))
     return runs
 
 
@@ -56,22 +57,33 @@ def summarise(runs, phase, tool):
     secs = [r["seconds"] for r in rs]
     med = statistics.median(secs)
     rows = rs[0]["rows"]
+    cpus = [r["cpu"] for r in rs if r["cpu"] is not None]
+    cpu = statistics.median(cpus) if cpus else None
     return dict(n=len(rs), median=med, rows=rows, rows_s=rows / med, mb_s=mb(rs[0]["bytes"]) / med,
-                rss_mb=max(r["rss_kb"] for r in rs) / 1024, secs=secs, all_rows={r["rows"] for r in rs})
+                rss_mb=max(r["rss_kb"] for r in rs) / 1024, secs=secs, all_rows={r["rows"] for r in rs},
+                cpu=cpu, rows_cpu=rows / cpu if cpu else None)
 
 
 def table(runs, phase, title, out):
     out.append(title)
-    out.append(f"  {'tool':<20} {'median s':>9} {'rows':>10} {'rows/s':>10} {'MB/s':>7} {'peak RSS MiB':>13}   runs (s)")
+    out.append(f"  {'tool':<20} {'median s':>9} {'rows':>10} {'rows/s':>10} {'MB/s':>7} {'peak RSS MiB':>13} {'CPU s':>7}   runs (s)")
     stats = {}
     for tool, name in TOOLS:
         s = summarise(runs, phase, tool)
         if not s:
             continue
         stats[tool] = s
-        out.append(f"  {name:<20} {s['median']:>9.2f} {s['rows']:>10,} {s['rows_s']:>10,.0f} {s['mb_s']:>7.1f} {s['rss_mb']:>13.1f}   "
+        cpu = f"{s['cpu']:.2f}" if s["cpu"] is not None else "-"
+        out.append(f"  {name:<20} {s['median']:>9.2f} {s['rows']:>10,} {s['rows_s']:>10,.0f} {s['mb_s']:>7.1f} {s['rss_mb']:>13.1f} {cpu:>7}   "
                    + " ".join(f"{x:.2f}" for x in s["secs"]))
     return stats
+
+
+def cpu_ratio(a, b):
+    """feedline ÷ peer by rows per CPU-second (user + system), less sensitive to a busy machine."""
+    if a.get("rows_cpu") and b.get("rows_cpu"):
+        return f"{a['rows_cpu'] / b['rows_cpu']:.2f}"
+    return "-"
 
 
 def verdict(ok):
@@ -94,6 +106,13 @@ def main(argv):
                f"{m.get('load_end')} at end")
     out.append(f"  versions: {m.get('swift')}; libxml2 {m.get('libxml2')}; SQLite {m.get('sqlite')}; Python {m.get('python')} "
                f"(xmltodict {m.get('xmltodict')})")
+    try:
+        busy = float(m.get("load_start", "0").split()[0]) > 0.5 * int(m.get("cpus", "1"))
+    except ValueError:
+        busy = False
+    if busy:
+        out.append(f"  WARNING: the machine was busy (1-minute load {m.get('load_start').split()[0]} on {m.get('cpus')} CPUs): "
+                   "wall times are inflated and noisy; compare the CPU-time ratios too, and re-run when it is idle")
     out.append(f"  method: end-to-end wall time of each process (start-up included), {m.get('runs')} runs per tool, order rotated "
                f"every round, archive in the page cache, fresh database each run, all on {m.get('disk')}; MB = 10^6 bytes")
     out.append("")
@@ -115,12 +134,14 @@ def main(argv):
             targets.append((r >= TARGETS["xml_vs_python"], f"XML: feedline ≥ 3 × Python rows/s — {r:.2f} ×"
                             f" ({f['rows_s']:,.0f} vs {xml['python']['rows_s']:,.0f} rows/s)"))
         out.append("  ratios (rows/s): " + ", ".join(parts))
+        cparts = [f"feedline ÷ {t} = {cpu_ratio(f, xml[t])}" for t in ("limit", "python") if t in xml]
+        out.append("  by CPU time (rows per CPU-second, for reference): " + ", ".join(cparts))
     out.append("")
 
     js = table(runs, "json", "JSON archive", out)
     if "feedline" in js and "python" in js:
         r = js["feedline"]["rows_s"] / js["python"]["rows_s"]
-        out.append(f"  ratio (rows/s): feedline ÷ Python = {r:.2f}")
+        out.append(f"  ratio (rows/s): feedline ÷ Python = {r:.2f}; by CPU time {cpu_ratio(js['feedline'], js['python'])}")
         targets.append((r >= TARGETS["json_vs_python"], f"JSON: feedline ≥ 2 × Python rows/s — {r:.2f} ×"
                         f" ({js['feedline']['rows_s']:,.0f} vs {js['python']['rows_s']:,.0f} rows/s)"))
     elif not js:

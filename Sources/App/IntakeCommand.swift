@@ -1,0 +1,180 @@
+import ArgumentParser
+import Domain
+import Foundation
+import Storage
+
+struct IntakeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intake",
+        abstract: "Print a station's hourly, daily and 7-day inhaled PM10/PM2.5 for a walking profile.",
+        discussion: """
+        Inhaled µg = concentration (µg/m³) × inhalation rate (m³/h) × time walked (h), per hour, with
+        time walked = distance ÷ speed (at most 1 h). Rates: US EPA Exposure Factors Handbook (2011),
+        Chapter 6, Table 6-2, adults 21 to <31: sedentary 0.25, light 0.72, moderate 1.56, high 3.0 m³/h.
+        The default walks 5000 m every hour at 5 km/h, i.e. a whole hour at the activity's rate.
+        Walking hour h (h:00–h+1:00 KST) is paired with AirKorea's value for that same hour (labelled h+1:00).
+        Hours without a measurement are counted and reported, never taken as 0. PM10 and PM2.5 are
+        reported separately: PM2.5 is part of PM10, so they are never added.
+
+        --legacy computes the original FineDust app's formula instead (dust × metres × 0.036 × 0.01
+        per hour, under 500 m counts as indoors = 0, one-hour lag), in exact integer arithmetic.
+
+        Examples:
+          feedline intake --station 종로구 --date 2024-03-06 --activity moderate
+          feedline intake --station 종로구 --date 2024-03-06 --metres-per-hour 2000 --hours 7-9
+          feedline intake --station 종로구 --date 2024-03-06 --legacy --metres-per-hour 1000
+        """)
+
+    @Option(help: "Station name, as AirKorea spells it (e.g. 종로구).")
+    var station: String
+
+    @Option(help: ArgumentHelp("Day (KST) to report; the week is the 6 days before it and this day.", valueName: "YYYY-MM-DD"))
+    var date: String
+
+    @Option(help: "Activity level while walking: sedentary, light, moderate, high.")
+    var activity: String = "moderate"
+
+    @Option(help: ArgumentHelp("Metres walked in each walking hour.", valueName: "m"))
+    var metresPerHour: Double = 5000
+
+    @Option(help: ArgumentHelp("Walking speed used to turn metres into time.", valueName: "km/h"))
+    var speed: Double = InhalationIntakeModel.defaultWalkingSpeed
+
+    @Option(help: ArgumentHelp("Walking hours (KST, start of hour), as a range or list: 0-23, 7-9, 8,18.", valueName: "hours"))
+    var hours: String = "0-23"
+
+    @Flag(help: "Use the original app's formula (labelled LEGACY), in exact integer arithmetic.")
+    var legacy = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard LocalDate(iso: date) != nil else { throw ValidationError("--date must be a real date as YYYY-MM-DD, not '\(date)'.") }
+        guard ActivityLevel(rawValue: activity) != nil else {
+            throw ValidationError("--activity must be one of \(ActivityLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard metresPerHour.isFinite, metresPerHour >= 0 else { throw ValidationError("--metres-per-hour must be 0 or more.") }
+        guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be above 0 km/h.") }
+        guard Self.parseHours(hours) != nil else { throw ValidationError("--hours must list hours 0…23, e.g. 0-23, 7-9 or 8,18.") }
+    }
+
+    static func parseHours(_ text: String) -> [Int]? {
+        var result: Set<Int> = []
+        for part in text.split(separator: ",") {
+            let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !bounds.isEmpty, bounds.count <= 2, bounds.allSatisfy({ $0 != nil && (0...23).contains($0!) }) else { return nil }
+            let low = bounds[0]!, high = bounds.last!!
+            guard low <= high else { return nil }
+            result.formUnion(low...high)
+        }
+        return result.isEmpty ? nil : result.sorted()
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db)
+        let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
+                                    metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
+        try finish(Feedline(environment: env).intake(request, paths: paths))
+    }
+}
+
+/// What `feedline intake` was asked for.
+public struct IntakeRequest: Sendable {
+    public var station: String
+    public var date: LocalDate
+    public var activity: ActivityLevel
+    public var metresPerHour: Double
+    public var speed: Double
+    public var hours: [Int]
+    public var legacy: Bool
+
+    public init(station: String, date: LocalDate, activity: ActivityLevel, metresPerHour: Double, speed: Double, hours: [Int], legacy: Bool) {
+        self.station = station; self.date = date; self.activity = activity; self.metresPerHour = metresPerHour
+        self.speed = speed; self.hours = hours; self.legacy = legacy
+    }
+}
+
+extension Feedline {
+    /// Prints a station's day and week of inhaled PM, computed by the Domain intake model from
+    /// the stored measurements.
+    public func intake(_ request: IntakeRequest, paths: Paths) -> ExitStatus {
+        guard FileManager.default.fileExists(atPath: paths.database.path) else {
+            environment.errorOutput("error: no database at \(paths.database.path); run `feedline run` first.")
+            return .configuration
+        }
+        do {
+            let store = try SQLiteStore(path: paths.database.path)
+            guard try store.hasStation(request.station) else {
+                environment.errorOutput("error: no measurements for station '\(request.station)' in \(paths.database.path).")
+                return .failure
+            }
+            let first = request.date.adding(days: -6)
+            // One extra day before, for the legacy one-hour lag at midnight.
+            let pm = try store.hourlyPM(station: request.station, from: first.adding(days: -1), through: request.date)
+            var distances: [HourSlot: Double] = [:]
+            for day in 0...6 {
+                for hour in request.hours {
+                    if let slot = HourSlot(date: first.adding(days: day), hour: hour) { distances[slot] = request.metresPerHour }
+                }
+            }
+            let calculator = request.legacy
+                ? IntakeCalculator(model: LegacyIntakeModel(arithmetic: .exactInteger), pairing: .legacyOneHourLag)
+                : IntakeCalculator(model: InhalationIntakeModel(walkingActivity: request.activity, walkingSpeed: request.speed))
+            let week = calculator.weekly(endingOn: request.date, concentrations: pm, distances: HourlySeries(distances))
+            environment.output(IntakeReport(request: request, week: week).text)
+            return .success
+        } catch {
+            environment.errorOutput("error: \(error)")
+            return .failure
+        }
+    }
+}
+
+/// Formats an intake result for the terminal.
+struct IntakeReport {
+    let request: IntakeRequest
+    let week: DustPair<WeeklyIntake>
+
+    var text: String {
+        var lines: [String] = []
+        let rate = InhalationRates.efh2011Adults21To31.rate(for: request.activity)
+        if request.legacy {
+            lines.append("LEGACY model (the original FineDust app): µg = PM × metres × 0.036 × 0.01 per hour, < 500 m = indoors = 0, one-hour lag; exact integer arithmetic.")
+        } else {
+            lines.append("Inhaled PM at \(request.station), activity \(request.activity.rawValue) (\(rate) m³/h, US EPA EFH 2011 Table 6-2), \(Self.num(request.metresPerHour, 0)) m per walking hour at \(Self.num(request.speed, 1)) km/h.")
+        }
+        lines.append("Walking hours (KST): \(request.hours.map { String($0) }.joined(separator: ","))")
+        lines.append("")
+        lines.append("\(request.date)  hour  PM10 µg/m³  PM2.5 µg/m³   PM10 µg  PM2.5 µg")
+        let today10 = week.pm10.today, today25 = week.pm25.today
+        for (h10, h25) in zip(today10.hours, today25.hours) {
+            lines.append("            \(Self.pad(String(format: "%02d", h10.walkingSlot.hour), 4))  \(Self.pad(Self.opt(h10.concentration), 10))  \(Self.pad(Self.opt(h25.concentration), 11))  \(Self.pad(Self.opt(h10.micrograms, 1), 8))  \(Self.pad(Self.opt(h25.micrograms, 1), 8))")
+        }
+        lines.append("")
+        lines.append("day total   PM10 \(Self.total(today10.total))   PM2.5 \(Self.total(today25.total))")
+        lines.append("")
+        lines.append("7 days       PM10 µg (hours)      PM2.5 µg (hours)")
+        for (d10, d25) in zip(week.pm10.days, week.pm25.days) {
+            lines.append("\(d10.date)   \(Self.pad(Self.total(d10.total), 20)) \(Self.total(d25.total))")
+        }
+        lines.append("")
+        lines.append("week total  PM10 \(Self.total(week.pm10.total))   PM2.5 \(Self.total(week.pm25.total))")
+        lines.append("today ÷ week  PM10 \(Self.percent(week.pm10.todayRatio))   PM2.5 \(Self.percent(week.pm25.todayRatio))")
+        lines.append("daily average (week ÷ 7)  PM10 \(Self.num(week.pm10.dailyAverageMicrograms, 1)) µg   PM2.5 \(Self.num(week.pm25.dailyAverageMicrograms, 1)) µg")
+        return lines.joined(separator: "\n")
+    }
+
+    /// A total with its completeness; no data at all prints as "no data", never as 0.
+    static func total(_ t: IntakeTotal) -> String {
+        t.hoursWithData == 0 ? "no data (0/\(t.hoursExpected) h)" : "\(num(t.micrograms, 1)) µg (\(t.hoursWithData)/\(t.hoursExpected) h)"
+    }
+    static func percent(_ r: Double) -> String { "\(num(r * 100, 1))%" }
+    static func opt(_ v: Double?, _ digits: Int = 0) -> String { v.map { num($0, digits) } ?? "-" }
+    static func num(_ v: Double, _ digits: Int = 2) -> String {
+        String(format: "%.\(digits)f", v)
+    }
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+}

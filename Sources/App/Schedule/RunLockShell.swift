@@ -1,0 +1,117 @@
+import Dispatch
+import Domain
+import Foundation
+import Pipeline
+import Storage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How run locks are taken and kept: this host's name, this process's id, how a process is
+/// probed, and the heartbeat timing.
+public struct RunLockSettings: Sendable {
+    public var host: String
+    public var pid: Int32
+    /// A holder that has not refreshed its heartbeat for this long is stale (seconds).
+    public var heartbeatTimeout: TimeInterval
+    /// How often a running pipeline refreshes its heartbeat (seconds).
+    public var heartbeatInterval: TimeInterval
+    public var isProcessAlive: @Sendable (Int32) -> Bool
+
+    public init(host: String, pid: Int32, heartbeatTimeout: TimeInterval = 900, heartbeatInterval: TimeInterval = 60,
+                isProcessAlive: @escaping @Sendable (Int32) -> Bool) {
+        self.host = host; self.pid = pid; self.heartbeatTimeout = heartbeatTimeout
+        self.heartbeatInterval = heartbeatInterval; self.isProcessAlive = isProcessAlive
+    }
+
+    /// This process on this host, probing other processes with `kill(pid, 0)`.
+    public static var live: RunLockSettings {
+        RunLockSettings(host: hostName(), pid: getpid(), isProcessAlive: processIsAlive)
+    }
+
+    var staleness: RunLockStaleness {
+        RunLockStaleness(host: host, heartbeatTimeout: heartbeatTimeout, isProcessAlive: isProcessAlive)
+    }
+
+    /// `kill(pid, 0)`: alive unless it fails with ESRCH (EPERM means alive, owned by someone else).
+    public static func processIsAlive(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        if kill(pid, 0) == 0 { return true }
+        return errno != ESRCH
+    }
+
+    public static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A run lock this process holds: refreshes its heartbeat on a timer off the Swift
+/// concurrency pool until `release()`.
+final class HeldRunLock: @unchecked Sendable {
+    let pipeline: String
+    let holder: String
+    private let store: SQLiteStore
+    private let timer: DispatchSourceTimer
+    private let lock = NSLock()
+    private var released = false
+
+    init(pipeline: String, holder: String, store: SQLiteStore, interval: TimeInterval, clock: @escaping @Sendable () -> Date) {
+        self.pipeline = pipeline
+        self.holder = holder
+        self.store = store
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "feedline.run-lock.heartbeat"))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [store] in _ = try? store.heartbeatRunLock(pipeline: pipeline, holder: holder, now: clock()) }
+        timer.resume()
+    }
+
+    /// Stops the heartbeat and deletes the lock row (if still ours). Safe to call twice.
+    func release() {
+        let first: Bool = lock.withLock { defer { released = true }; return !released }
+        guard first else { return }
+        timer.cancel()
+        try? store.releaseRunLock(pipeline: pipeline, holder: holder)
+    }
+
+    deinit { release() }
+}
+
+extension Feedline {
+    /// Takes the run lock of `pipeline` in `store`; when a live run holds it, says so on stderr
+    /// ("pipeline X is already running (pid N since T)") and returns nil: the caller skips the
+    /// pipeline and exits 75. A stale lock (dead pid on this host, or no heartbeat within the
+    /// timeout) is taken over with a warning.
+    func acquireRunLock(_ pipeline: String, store: SQLiteStore, settings: RunLockSettings = .live) -> HeldRunLock? {
+        let holder = "\(settings.host):\(settings.pid):\(UUID().uuidString.lowercased())"
+        let now = environment.clock()
+        do {
+            switch try store.acquireRunLock(pipeline: pipeline, holder: holder, pid: settings.pid, now: now, staleness: settings.staleness) {
+            case .acquired(let previous):
+                if let previous {
+                    environment.logger.warning("took over a stale run lock", metadata: [
+                        "lock.pipeline": "\(pipeline)", "lock.previous_pid": "\(previous.pid)", "lock.previous_host": "\(previous.host)",
+                        "lock.previous_heartbeat": "\(iso8601UTC(previous.heartbeatAt))",
+                    ])
+                }
+                return HeldRunLock(pipeline: pipeline, holder: holder, store: store,
+                                   interval: settings.heartbeatInterval, clock: environment.clock)
+            case .held(let by):
+                environment.errorOutput("error: \(Self.alreadyRunningMessage(by, thisHost: settings.host))")
+                return nil
+            }
+        } catch {
+            environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline) in \(store.path): \(error)")
+            return nil
+        }
+    }
+
+    /// `pipeline X is already running (pid N since T)`, naming the host when it is another one.
+    static func alreadyRunningMessage(_ holder: RunLockHolder, thisHost: String) -> String {
+        let host = holder.host == thisHost ? "" : " on \(holder.host)"
+        return "pipeline \(holder.pipeline) is already running (pid \(holder.pid)\(host) since \(iso8601UTC(holder.acquiredAt))); try again later."
+    }
+}

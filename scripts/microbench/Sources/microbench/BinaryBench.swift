@@ -1,0 +1,93 @@
+import Foundation
+
+/// Times the `feedline` binary on single-file inputs and splits a replay's cost into start-up,
+/// database set-up, hashing, parse + map (+ an upsert that changes nothing) and the writes.
+///
+/// Works with the executable product alone; every figure is the end-to-end time of a process.
+struct BinaryBench {
+    let feedline: String
+    let work: URL
+    let repeats: Int
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs feedline with `arguments`, returns wall seconds; throws unless it exits 0.
+    func time(_ arguments: [String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: feedline)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let t0 = Timing.now()
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let seconds = Double(Timing.now() - t0) / 1e9
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "feedline \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(text)")
+        }
+        if text.hasPrefix("OVERVIEW:") || text.contains("\nUSAGE:") && !arguments.contains("--version") {
+            throw Failure(description: "feedline \(arguments.joined(separator: " ")) printed its help instead of running")
+        }
+        return seconds
+    }
+
+    func freshDatabase(_ name: String) -> String {
+        let path = work.appendingPathComponent(name).path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return path
+    }
+
+    /// `tiny`: a one-item page; `inputs`: (label, file, items) single-file pages to load.
+    func run(tiny: String, inputs: [(label: String, file: String, items: Int)]) throws {
+        var samples: [String: [Double]] = [:]
+        func add(_ key: String, _ seconds: Double) { samples[key, default: []].append(seconds) }
+        for _ in 0..<repeats {
+            add("startup", try time(["--version"]))
+            add("tiny", try time(["replay", tiny, "--db", freshDatabase("tiny.sqlite")]))
+            for input in inputs {
+                let db = freshDatabase("\(input.label).sqlite")
+                add("load.\(input.label)", try time(["replay", input.file, "--db", db]))
+                add("skip.\(input.label)", try time(["replay", input.file, "--db", db]))
+                add("force.\(input.label)", try time(["replay", input.file, "--db", db, "--force"]))
+            }
+        }
+        let m = samples.mapValues(Timing.median)
+        print("feedline binary: \(feedline)")
+        print("median of \(repeats) runs each; every figure is a whole process (start-up included)")
+        var table = Table("case", "min s", "median s")
+        func row(_ key: String, _ label: String) {
+            table.add(label, fmt(samples[key]!.min()!, 3), fmt(m[key]!, 3))
+        }
+        row("startup", "feedline --version (process start-up)")
+        row("tiny", "replay 1 item into a fresh database")
+        for input in inputs {
+            row("load.\(input.label)", "replay \(input.label) (\(grouped(Double(input.items))) items), fresh database")
+            row("skip.\(input.label)", "  again, unchanged (hash, skip)")
+            row("force.\(input.label)", "  again with --force (parse, map, no-op upserts)")
+        }
+        table.print()
+        print("")
+        print("derived (from the medians)")
+        var derived = Table("what", "value")
+        derived.add("process start-up", "\(fmt(m["startup"]! * 1000, 1)) ms")
+        derived.add("database create + migrate + 1 item", "\(fmt((m["tiny"]! - m["startup"]!) * 1000, 1)) ms")
+        for input in inputs {
+            let n = Double(input.items)
+            let bytes = Double((try? FileManager.default.attributesOfItem(atPath: input.file)[.size] as? Int) ?? 0)
+            let load = m["load.\(input.label)"]! - m["tiny"]!
+            let hash = m["skip.\(input.label)"]! - m["tiny"]!
+            let parse = m["force.\(input.label)"]! - m["skip.\(input.label)"]!
+            let write = m["load.\(input.label)"]! - m["force.\(input.label)"]!
+            derived.add("\(input.label): steady-state load", "\(grouped(n / load)) items/s, \(fmt(bytes / 1e6 / load, 1)) MB/s, \(fmt(load / n * 1e6, 1)) µs/item")
+            derived.add("\(input.label): read + hash + skip", "\(fmt(bytes / 1e6 / max(hash, 1e-9), 1)) MB/s (\(fmt(hash * 1000, 0)) ms)")
+            derived.add("\(input.label): parse + map + no-op upsert", "\(fmt(parse / n * 1e6, 1)) µs/item")
+            derived.add("\(input.label): inserting (load − force)", "\(fmt(write / n * 1e6, 1)) µs/item")
+        }
+        derived.print()
+    }
+}
