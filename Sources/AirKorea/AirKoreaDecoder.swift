@@ -99,86 +99,70 @@ struct AirKoreaDecoder {
 
     // MARK: - JSON
 
-    /// The parts of a JSON payload a decoder needs, whatever its generation.
-    private struct JSONPage {
-        var items: [Any]
-        var totalCount: Int?
-        var pageNo: Int?
-        var numOfRows: Int?
-    }
+    /// Where items sit in the JSON generations: the current envelope (`response/body/items`,
+    /// or `{"item": …}` inside it as other data.go.kr services write), the legacy list, or a
+    /// bare array.
+    private static let jsonItemPaths: Set<String> = ["", "list", "response/body/items", "response/body/items/item"]
 
+    /// Reads a JSON payload in one pass (`JSONItemReader`), delivering items as they come, then
+    /// judges the envelope: provider and gateway error layers, paging numbers. The legacy
+    /// list's echo objects (`parm`, `…Vo`, which can leak a `serviceKey`) are never read beyond
+    /// `pageNo`/`numOfRows`.
     private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
-        let json = try page(of: JSONPayload.parse(file: file))
-        for (position, element) in json.items.enumerated() {
-            guard let object = element as? [String: Any] else {
-                sink.diagnose(Diagnostic(code: "type-mismatch", message: "The item is not a JSON object; it is skipped.",
-                                         location: "item \(position)"))
-                continue
-            }
-            let item = JSONPayload.fields(of: object, schema: endpoint.schema, position: position)
+        let reader = JSONItemReader(schema: endpoint.schema, itemPaths: Self.jsonItemPaths,
+                                    singleItemPaths: ["response/body/items/item"])
+        var nonObjects: [Int] = []
+        let envelope = try reader.read(file: file, onItem: { item in
             var outcome = endpoint.mapItem(item, page)
             if !item.typeMismatches.isEmpty {
                 outcome.diagnostics = item.typeMismatches.sorted().map { field in
                     Diagnostic(code: "type-mismatch", message: "\(field) is an object or array where a string was expected; it is treated as missing.",
-                               location: "item \(position) \(field)")
+                               location: "item \(item.position) \(field)")
                 } + outcome.diagnostics
             }
             try deliver(outcome, to: &sink)
+        }, onNonObject: { nonObjects.append($0) })
+        for position in nonObjects {
+            sink.diagnose(Diagnostic(code: "type-mismatch", message: "The item is not a JSON object; it is skipped.", location: "item \(position)"))
         }
-        return PageSummary(itemCount: json.items.count, reportedTotal: json.totalCount, pageNo: json.pageNo, numOfRows: json.numOfRows)
-    }
+        let leaves = envelope.leaves
+        func leaf(_ path: String) -> String? { leaves[path] ?? nil }
 
-    /// Finds the items and paging numbers in the current envelope (`{"response":{"body":…,
-    /// "header":…}}`), the legacy one (`{"list":[…],"totalCount":N,"parm":{…}}`, whose echo
-    /// objects — including a leaked `serviceKey` — are never read beyond `pageNo`/`numOfRows`),
-    /// or a bare item array; throws the typed error for error envelopes.
-    private func page(of root: Any) throws -> JSONPage {
-        if let items = root as? [Any] {
-            return JSONPage(items: items)
-        }
-        guard let object = root as? [String: Any] else {
-            throw FeedError(.malformed, .terminal, "The JSON is neither an object nor an array of items.", context: origin)
-        }
-        if let response = object["response"] as? [String: Any] {
-            let header = response["header"] as? [String: Any]
-            if let code = JSONPayload.scalar(header?["resultCode"]), !AirKoreaErrorCode.isSuccess(code) {
-                throw AirKoreaErrorCode.error(layer: .provider, code: code, reportedName: JSONPayload.scalar(header?["resultMsg"]),
+        if envelope.rootKeys.contains("response") {
+            if let code = leaf("response/header/resultCode"), !AirKoreaErrorCode.isSuccess(code) {
+                throw AirKoreaErrorCode.error(layer: .provider, code: code, reportedName: leaf("response/header/resultMsg"),
                                               detail: nil, context: origin)
             }
-            guard let body = response["body"] as? [String: Any] else {
-                if header != nil { return JSONPage(items: []) }
+            let hasBody = leaves.keys.contains { $0.hasPrefix("response/body/") } || !envelope.itemArrays.isEmpty
+            let hasHeader = leaves.keys.contains { $0.hasPrefix("response/header/") }
+            guard hasBody || hasHeader else {
                 throw FeedError(.malformed, .terminal, "The JSON response has neither a body nor a header.", context: origin)
             }
-            return JSONPage(items: Self.itemList(body["items"]),
-                            totalCount: Self.integer(json: body["totalCount"]),
-                            pageNo: Self.integer(json: body["pageNo"]),
-                            numOfRows: Self.integer(json: body["numOfRows"]))
+            return PageSummary(itemCount: envelope.itemCount,
+                               reportedTotal: leaf("response/body/totalCount").flatMap(Self.integer(text:)),
+                               pageNo: leaf("response/body/pageNo").flatMap(Self.integer(text:)),
+                               numOfRows: leaf("response/body/numOfRows").flatMap(Self.integer(text:)))
         }
-        if let gateway = object["OpenAPI_ServiceResponse"] as? [String: Any] {
-            let header = gateway["cmmMsgHeader"] as? [String: Any] ?? gateway
-            throw AirKoreaErrorCode.error(layer: .gateway, code: JSONPayload.scalar(header["returnReasonCode"]) ?? "",
-                                          reportedName: JSONPayload.scalar(header["returnAuthMsg"]),
-                                          detail: JSONPayload.scalar(header["errMsg"]), context: origin)
+        if envelope.rootKeys.contains("OpenAPI_ServiceResponse") {
+            let prefix = leaves.keys.contains { $0.hasPrefix("OpenAPI_ServiceResponse/cmmMsgHeader/") }
+                ? "OpenAPI_ServiceResponse/cmmMsgHeader/" : "OpenAPI_ServiceResponse/"
+            throw AirKoreaErrorCode.error(layer: .gateway, code: leaf(prefix + "returnReasonCode") ?? "",
+                                          reportedName: leaf(prefix + "returnAuthMsg"), detail: leaf(prefix + "errMsg"), context: origin)
         }
-        if let list = object["list"] as? [Any] {
-            let parm = object["parm"] as? [String: Any]
-            return JSONPage(items: list, totalCount: Self.integer(json: object["totalCount"]),
-                            pageNo: Self.integer(json: parm?["pageNo"]), numOfRows: Self.integer(json: parm?["numOfRows"]))
+        if envelope.itemArrays.contains("list") {
+            return PageSummary(itemCount: envelope.itemCount, reportedTotal: leaf("totalCount").flatMap(Self.integer(text:)),
+                               pageNo: leaf("parm/pageNo").flatMap(Self.integer(text:)),
+                               numOfRows: leaf("parm/numOfRows").flatMap(Self.integer(text:)))
+        }
+        if envelope.itemArrays.contains("") {
+            return PageSummary(itemCount: envelope.itemCount)
+        }
+        if envelope.rootKeys.isEmpty && envelope.itemArrays.isEmpty && leaves[""] != nil {
+            throw FeedError(.malformed, .terminal, "The JSON is neither an object nor an array of items.", context: origin)
         }
         throw FeedError(.malformed, .terminal,
                         "The JSON is neither an AirKorea response ({\"response\":{\"body\",\"header\"}}), a legacy list ({\"list\":[…]}) nor an array of items.",
                         context: origin)
-    }
-
-    /// `items` as AirKorea writes it (an array), or as other data.go.kr services do
-    /// (`{"item": [...]}` or `{"item": {...}}`); null, `""` or absent is no items.
-    private static func itemList(_ value: Any?) -> [Any] {
-        if let array = value as? [Any] { return array }
-        if let wrapper = value as? [String: Any], let inner = wrapper["item"] {
-            if let array = inner as? [Any] { return array }
-            return [inner]
-        }
-        return []
     }
 
     // MARK: - Shared
@@ -186,10 +170,6 @@ struct AirKoreaDecoder {
     private func deliver<Sink: RecordSink>(_ outcome: ItemOutcome, to sink: inout Sink) throws {
         for diagnostic in outcome.diagnostics { sink.diagnose(diagnostic) }
         if let record = outcome.record { try sink.accept(record) }
-    }
-
-    private static func integer(json value: Any?) -> Int? {
-        JSONPayload.scalar(value).flatMap(integer(text:))
     }
 
     private static func integer(text: String) -> Int? {

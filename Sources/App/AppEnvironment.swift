@@ -1,8 +1,10 @@
 import AirKorea
+import CareerNet
 import FeedCore
 import Foundation
 import Logging
 import Pipeline
+import Saramin
 
 /// Every effect feedline uses, built once and handed down: the one composition root.
 ///
@@ -46,11 +48,15 @@ public struct AppEnvironment: Sendable {
     }
 
     /// The feeds, with base URLs overridable for testing against a local server
-    /// (`FEEDLINE_AIRKOREA_BASE_URL`).
+    /// (`FEEDLINE_AIRKOREA_BASE_URL`, `FEEDLINE_CAREERNET_BASE_URL`, `FEEDLINE_SARAMIN_BASE_URL`).
     public static func standardFeeds(variables: [String: String]) -> [any Feed] {
         let airKoreaBase = variables["FEEDLINE_AIRKOREA_BASE_URL"].flatMap(URL.init(string:))
+        let careerNetBase = variables["FEEDLINE_CAREERNET_BASE_URL"].flatMap(URL.init(string:))
+        let saraminBase = variables["FEEDLINE_SARAMIN_BASE_URL"].flatMap(URL.init(string:))
         return [
             airKoreaBase.map { AirKoreaFeed(baseURL: $0) } ?? AirKoreaFeed(),
+            careerNetBase.map { CareerNetFeed(baseURL: $0) } ?? CareerNetFeed(),
+            saraminBase.map { SaraminFeed(baseURL: $0) } ?? SaraminFeed(),
         ]
     }
 

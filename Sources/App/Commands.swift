@@ -19,7 +19,9 @@ public struct FeedlineCommand: AsyncParsableCommand {
           sqlite3 Data/feedline.sqlite 'select * from measurement_latest limit 5'
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self]
+        subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
+                      ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
+                      QueryCommand.self, ReportCommand.self, BackfillCommand.self]
     )
 
     public init() {}
@@ -86,6 +88,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print a machine-readable JSON summary.")
     var json = false
 
+    @Flag(help: "Print the request plan (redacted URLs) and its quota cost; call and write nothing.")
+    var dryRun = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -95,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
-        try finish(await Feedline(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json))
+        try finish(await Feedline(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun))
     }
 }
 

@@ -43,7 +43,7 @@ public struct Feedline: Sendable {
     }
 
     /// Runs the named pipelines (all when `names` is empty) from fixtures or live.
-    public func run(names: [String], source: Source, paths: Paths, json: Bool = false) async -> ExitStatus {
+    public func run(names: [String], source: Source, paths: Paths, json: Bool = false, dryRun: Bool = false) async -> ExitStatus {
         let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
         let (all, problems) = catalog.loadAll()
         var selected: [PipelineDefinition] = []
@@ -66,6 +66,7 @@ public struct Feedline: Sendable {
             err("No pipelines to run in \(paths.pipelines.path).")
             return .configuration
         }
+        if dryRun { return self.dryRun(selected, source: source, paths: paths, json: json) }  // DryRun.swift
 
         let fetcher = LiveFetcher(transport: environment.transport, environment: environment.variables,
                                   archive: PayloadArchive(root: paths.archive), clock: environment.clock)
@@ -91,6 +92,14 @@ public struct Feedline: Sendable {
         let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
             Self.log(event, logger: logger)
         }
+        // Retries, quota counting and the pre-run quota check (RunControl.swift).
+        var liveFetcher: any PayloadFetching = fetcher
+        if source == .live {
+            switch prepareLiveRun(selected, base: fetcher, store: store) {
+            case .ready(let wrapped): liveFetcher = wrapped
+            case .refused(let status): return status
+            }
+        }
 
         var reports: [RunReport] = []
         var lockedOut = false
@@ -101,7 +110,7 @@ public struct Feedline: Sendable {
             let report: RunReport
             switch source {
             case .live:
-                report = await runner.runLive(Self.expandingPlaceholders(pipeline, now: environment.clock()), fetcher: fetcher)
+                report = await runner.runLive(Self.expandingPlaceholders(pipeline, now: environment.clock()), fetcher: liveFetcher)
             case .fixtures:
                 do {
                     let staged = try stageFixtures(pipeline, fixtures: paths.fixtures)

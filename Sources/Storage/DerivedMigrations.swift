@@ -1,7 +1,7 @@
 extension FeedlineMigrations {
     /// Indices feedline derives itself (transform stage), the grade agreement view, and the
     /// exposure (intake) tables and views.
-    static let derivedV5 = """
+    static let derivedV3 = """
     ALTER TABLE measurement ADD COLUMN our_pm10_grade INTEGER CHECK (our_pm10_grade BETWEEN 1 AND 4);
     ALTER TABLE measurement ADD COLUMN our_pm25_grade INTEGER CHECK (our_pm25_grade BETWEEN 1 AND 4);
     ALTER TABLE measurement ADD COLUMN our_pm10_grade_1h INTEGER CHECK (our_pm10_grade_1h BETWEEN 1 AND 4);

@@ -8,10 +8,13 @@ enum FeedlineMigrations {
         migrator.registerMigration("v1-ledger-and-air-quality") { db in
             try db.execute(sql: v1)
         }
-        migrator.registerMigration("v5-derived-indices-and-exposure") { db in
-            try db.execute(sql: derivedV5)
+        migrator.registerMigration("v2-careers") { db in try db.execute(sql: careerV2) }
+        migrator.registerMigration("v3-derived-indices-and-exposure") { db in
+            try db.execute(sql: derivedV3)
         }
-        migrator.registerMigration("v4-locks") { db in try db.execute(sql: locksV4) }
+        migrator.registerMigration("v4-run-locks") { db in try db.execute(sql: locksV4) }
+        migrator.registerMigration("v5-query-views") { db in try db.execute(sql: queryViewsV3) }
+        migrator.registerMigration("v6-quota-and-completeness") { db in try db.execute(sql: quotaV6) }
         return migrator
     }
 

@@ -37,6 +37,8 @@ public enum Golden {
     /// `measurement station=종로구 … slot=2023-05-13T14:00+09:00 data_time="2023-05-13 15:00" pm10=35 pm25=19 … flags=pm10:통신장애`.
     public static func line(_ record: FeedRecord) -> String {
         switch record {
+        case .career(let c):
+            return CareerGolden.line(c)
         case .measurement(let m):
             return fields("measurement", [
                 ("station", text(m.stationName)), ("code", text(m.stationCode)), ("sido", text(m.sidoName)),

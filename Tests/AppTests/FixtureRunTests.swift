@@ -9,7 +9,7 @@ import TestSupport
 /// asserted with SQL.
 @Suite struct FixtureRunTests {
     func query<T: DatabaseValueConvertible>(_ db: URL, _ sql: String, as: T.Type = Int.self) throws -> T? {
-        let queue = try DatabaseQueue(path: db.path)
+        let queue = try openForAssertions(db.path)
         return try queue.read { try T.fetchOne($0, sql: sql) }
     }
 

@@ -13,7 +13,7 @@ import TestSupport
         defer { env.dir.remove() }
         #expect(await env.feedline.run(names: ["airkorea-jongno"], source: .fixtures, paths: env.paths()) == .success)
 
-        let queue = try DatabaseQueue(path: env.database.path)
+        let queue = try openForAssertions(env.database.path)
         let row = try queue.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT pm10_ug, pm10_hours, pm25_ug, pm25_hours FROM exposure_daily
@@ -57,7 +57,7 @@ import TestSupport
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         #expect(await env.feedline.run(names: [], source: .fixtures, paths: env.paths()) == .success)
-        let queue = try DatabaseQueue(path: env.database.path)
+        let queue = try openForAssertions(env.database.path)
         try await queue.read { db in
             // Our 1-hour grade follows the table in force: for 2023 data PM2.5 36 µg/m³ is 나쁨 (3).
             let mismatchedWithoutDiagnostic = try Int.fetchOne(db, sql: """

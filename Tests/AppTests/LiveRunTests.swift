@@ -34,7 +34,7 @@ import TestSupport
     }
 
     func count(_ db: URL, _ sql: String) throws -> Int {
-        let queue = try DatabaseQueue(path: db.path)
+        let queue = try openForAssertions(db.path)
         return try queue.read { try Int.fetchOne($0, sql: sql) ?? -1 }
     }
 
@@ -148,7 +148,7 @@ import TestSupport
             env.airKoreaBase = server.baseURL
             let pipelines = try env.writePipeline("seoul", Self.pipeline.replacingOccurrences(of: "format: xml", with: "format: \(format)"))
             #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
-            let queue = try DatabaseQueue(path: env.database.path)
+            let queue = try openForAssertions(env.database.path)
             tables.append(try await queue.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM measurement ORDER BY station_name")
                     .map { row in row.columnNames.filter { $0 != "payload_sha256" }.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: " ") }

@@ -49,7 +49,8 @@ struct TestEnvironment {
         return AppEnvironment(
             variables: variables, transport: URLSessionTransport(timeout: 5),
             clock: { Date(timeIntervalSince1970: 1_709_704_800) },  // 2024-03-06 06:00 UTC
-            feeds: [AirKoreaFeed(baseURL: airKoreaBase)], workingDirectory: dir.url,
+            feeds: AppEnvironment.standardFeeds(variables: ["FEEDLINE_AIRKOREA_BASE_URL": airKoreaBase.absoluteString]),
+            workingDirectory: dir.url,
             output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
     }
 

@@ -141,15 +141,15 @@ extension Feedline {
             let store = try SQLiteStore(path: paths.database.path)
             lastStarts = try store.lastRunStarts(mode: ledgerMode)
         } catch {
-            err("error: cannot read the run ledger in \(paths.database.path): \(error)")
+            environment.errorOutput("error: cannot read the run ledger in \(paths.database.path): \(error)")
             return .failure
         }
         let clock = environment.clock, logger = environment.logger
         var core = SchedulerCore(pipelines: pipelines, lastStarts: lastStarts, now: clock(), maximumCatchUp: maximumCatchUp)
-        out("feedline schedule: \(pipelines.count) pipeline\(pipelines.count == 1 ? "" : "s") (\(ledgerMode.rawValue)), database \(paths.database.path); stop with SIGTERM or Ctrl-C.")
+        environment.output("feedline schedule: \(pipelines.count) pipeline\(pipelines.count == 1 ? "" : "s") (\(ledgerMode.rawValue)), database \(paths.database.path); stop with SIGTERM or Ctrl-C.")
         for next in core.upcoming(after: clock()) {
             let zone = pipelines.first { $0.name == next.pipeline }?.schedule.timeZone ?? .current
-            out("  \(next.pipeline)\tnext \(Self.localTime(next.at, zone: zone))")
+            environment.output("  \(next.pipeline)\tnext \(Self.localTime(next.at, zone: zone))")
         }
 
         var runs = 0
@@ -176,7 +176,7 @@ extension Feedline {
                 await sleeper.sleep(.distantFuture, stop)
             }
         }
-        out("feedline schedule: stopped on \(stop.requestedBy ?? "request") after \(runs) run\(runs == 1 ? "" : "s").")
+        environment.output("feedline schedule: stopped on \(stop.requestedBy ?? "request") after \(runs) run\(runs == 1 ? "" : "s").")
         return .success
     }
 
@@ -184,23 +184,23 @@ extension Feedline {
     /// a pipeline file is invalid, a name is unknown or nothing has a schedule.
     func scheduledPipelines(names: [String], paths: Paths) -> [ScheduledPipeline]? {
         let (all, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds).loadAll()
-        for problem in problems { err("error: \(problem)") }
+        for problem in problems { environment.errorOutput("error: \(problem)") }
         if !problems.isEmpty { return nil }
         var selected: [PipelineDefinition] = []
         for name in names {
             guard let p = all.first(where: { $0.name == name }) else {
-                err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")).")
+                environment.errorOutput("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")).")
                 return nil
             }
             guard p.schedule != nil else {
-                err("error: \(p.file) has no schedule; add e.g. schedule: \"20 * * * *\".")
+                environment.errorOutput("error: \(p.file) has no schedule; add e.g. schedule: \"20 * * * *\".")
                 return nil
             }
             selected.append(p)
         }
         if names.isEmpty { selected = all.filter { $0.schedule != nil } }
         guard !selected.isEmpty else {
-            err("error: no pipeline in \(paths.pipelines.path) has a schedule.")
+            environment.errorOutput("error: no pipeline in \(paths.pipelines.path) has a schedule.")
             return nil
         }
         var scheduled: [ScheduledPipeline] = []
@@ -209,7 +209,7 @@ extension Feedline {
                 scheduled.append(ScheduledPipeline(name: p.name, schedule: try CronSchedule(p.schedule ?? "", timeZone: p.timeZone),
                                                    catchUp: p.catchUp))
             } catch {
-                err("error: \(p.file): field 'schedule': \(error)")
+                environment.errorOutput("error: \(p.file): field 'schedule': \(error)")
                 return nil
             }
         }

@@ -137,7 +137,7 @@ public struct CronField: Sendable, Hashable {
     public let isStar: Bool
 
     /// The allowed values, ascending.
-    public var values: [Int] { (0..<64).filter { mask & (1 << UInt64($0)) != 0 } }
+    public let values: [Int]
     /// Whether `value` is allowed.
     public func contains(_ value: Int) -> Bool { value >= 0 && value < 64 && mask & (1 << UInt64(value)) != 0 }
     /// Whether every value of the field's range is allowed.
@@ -162,6 +162,7 @@ public struct CronField: Sendable, Hashable {
         }
         if kind == .dayOfWeek, mask & (1 << 7) != 0 { mask = (mask & ~(1 << 7)) | 1 }  // 7 is Sunday
         self.mask = mask
+        self.values = (0..<64).filter { mask & (1 << UInt64($0)) != 0 }
     }
 
     private static func parseElement(_ element: String, kind: Kind) throws(CronParseError) -> UInt64 {

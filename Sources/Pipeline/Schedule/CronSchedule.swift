@@ -46,9 +46,9 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         let startDay = Self.floorDiv(t + offset(at: t), 86400) - 1
         var day = startDay
         while day <= startDay + Self.searchDays {
-            if let found = fireInstants(onLocalDay: day).first(where: { $0 > t }) {
+            if let found = firstFire(onLocalDay: day, after: t) {
                 // A repeated hour across midnight can put the next day's first run earlier.
-                let neighbour = fireInstants(onLocalDay: day + 1).first(where: { $0 > t })
+                let neighbour = firstFire(onLocalDay: day + 1, after: t)
                 return Date(timeIntervalSince1970: TimeInterval(min(found, neighbour ?? found)))
             }
             day += 1
@@ -62,8 +62,8 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         let startDay = Self.floorDiv(t + offset(at: t), 86400) + 1
         var day = startDay
         while day >= startDay - Self.searchDays {
-            if let found = fireInstants(onLocalDay: day).last(where: { $0 <= t }) {
-                let neighbour = fireInstants(onLocalDay: day - 1).last(where: { $0 <= t })
+            if let found = lastFire(onLocalDay: day, atOrBefore: t) {
+                let neighbour = lastFire(onLocalDay: day - 1, atOrBefore: t)
                 return Date(timeIntervalSince1970: TimeInterval(max(found, neighbour ?? found)))
             }
             day -= 1
@@ -96,29 +96,66 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
     /// Days searched before giving up (400 Gregorian years: every date pattern recurs).
     static let searchDays = 146_097
 
-    /// Every fire instant (Unix seconds, ascending) whose wall-clock time falls on local day
-    /// `day` (days since 1970-01-01 in the zone), applying the DST rules above.
-    func fireInstants(onLocalDay day: Int) -> [Int] {
+    /// Whether local day `day` (days since 1970-01-01 in the zone) is one the expression runs on.
+    func dayMatches(_ day: Int) -> Bool {
         let date = LocalDate(daysSinceEpoch: day)
         let weekday = ((day % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday
-        guard expression.matchesDay(month: date.month, day: date.day, weekday: weekday) else { return [] }
-        let hours = expression.hour.values, minutes = expression.minute.values
+        return expression.matchesDay(month: date.month, day: date.day, weekday: weekday)
+    }
+
+    /// The zone's offset through local day `day` when no transition comes near it, else nil.
+    func uniformOffset(onLocalDay day: Int) -> Int? {
         let midnight = day * 86400
+        // Instants of this day's wall times lie within [midnight - 14 h, midnight + 36 h).
         let before = offset(at: midnight - 15 * 3600), after = offset(at: midnight + 86400 + 13 * 3600)
+        return before == after ? before : nil
+    }
+
+    /// The first fire instant of local day `day` after `t` (Unix seconds).
+    func firstFire(onLocalDay day: Int, after t: Int) -> Int? {
+        guard dayMatches(day) else { return nil }
+        guard let offset = uniformOffset(onLocalDay: day) else { return fireInstants(onLocalDay: day).first { $0 > t } }
+        let target = t - (day * 86400 - offset)  // seconds into the day that must be exceeded
+        let lastMinute = expression.minute.values.last! * 60
+        for h in expression.hour.values where h * 3600 + lastMinute > target {
+            for m in expression.minute.values where h * 3600 + m * 60 > target {
+                return day * 86400 - offset + h * 3600 + m * 60
+            }
+        }
+        return nil
+    }
+
+    /// The last fire instant of local day `day` at or before `t` (Unix seconds).
+    func lastFire(onLocalDay day: Int, atOrBefore t: Int) -> Int? {
+        guard dayMatches(day) else { return nil }
+        guard let offset = uniformOffset(onLocalDay: day) else { return fireInstants(onLocalDay: day).last { $0 <= t } }
+        let target = t - (day * 86400 - offset)
+        let firstMinute = expression.minute.values.first! * 60
+        for h in expression.hour.values.reversed() where h * 3600 + firstMinute <= target {
+            for m in expression.minute.values.reversed() where h * 3600 + m * 60 <= target {
+                return day * 86400 - offset + h * 3600 + m * 60
+            }
+        }
+        return nil
+    }
+
+    /// Every fire instant (Unix seconds, ascending) whose wall-clock time falls on local day
+    /// `day`, applying the DST rules above.
+    func fireInstants(onLocalDay day: Int) -> [Int] {
+        guard dayMatches(day) else { return [] }
+        let midnight = day * 86400
         var out: [Int] = []
-        out.reserveCapacity(hours.count * minutes.count)
-        if before == after {
-            // No transition near this day: one instant per wall time.
-            for h in hours { for m in minutes { out.append(midnight + h * 3600 + m * 60 - before) } }
+        if let offset = uniformOffset(onLocalDay: day) {
+            for h in expression.hour.values { for m in expression.minute.values { out.append(midnight + h * 3600 + m * 60 - offset) } }
             return out
         }
         let fixed = expression.isFixedTime
-        for h in hours {
-            for m in minutes {
+        for h in expression.hour.values {
+            for m in expression.minute.values {
                 let wall = midnight + h * 3600 + m * 60
                 let instants = resolve(wall: wall)
                 switch instants.count {
-                case 0: if fixed, let end = gapEnd(wall: wall) { out.append(end) }
+                case 0: break
                 case 1: out.append(instants[0])
                 default: if fixed { out.append(instants[0]) } else { out.append(contentsOf: instants) }
                 }

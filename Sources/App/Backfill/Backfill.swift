@@ -1,0 +1,193 @@
+import AirKorea
+import Domain
+import FeedCore
+import Foundation
+import Pipeline
+import Storage
+
+extension Feedline {
+    /// The AirKorea operation backfill can use: realtime by station, whose `dataTerm` reaches back.
+    static let backfillOperation = "getMsrstnAcctoRltmMesureDnsty"
+
+    /// Backfill page size when none is given: one page holds a station's month (≤ 744 rows).
+    public static let defaultBackfillPageSize = 1000
+
+    /// `feedline backfill PIPELINE --from D --to D`: fetches only the station-hours that are
+    /// missing, through the same runner, transaction and ledger as `feedline run --live`.
+    ///
+    /// Reads which hours each of the pipeline's stations has (`measurement_completeness`),
+    /// plans per station the smallest `dataTerm` reaching its oldest missing hour, keeps to what
+    /// is left of today's quota, runs one load per `dataTerm` (ledger name `PIPELINE:backfill`),
+    /// then says what was missing, what was filled and what is still missing.
+    ///
+    /// Exit: 0 when every planned request loaded (hours the API does not have may remain);
+    /// 3 when some stations were left for lack of quota or some loads failed while others
+    /// loaded; 75 when nothing could be fetched for quota or a transient error; 1 for a terminal
+    /// failure; 78 for a missing key, an invalid setting or a pipeline backfill cannot serve.
+    public func backfill(pipeline name: String, from: LocalDate, through: LocalDate, paths: Paths,
+                         pageSize: Int? = nil, dryRun: Bool = false) async -> ExitStatus {
+        let out = environment.output, err = environment.errorOutput
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
+        let (all, problems) = catalog.loadAll()
+        guard let pipeline = all.first(where: { $0.name == name }) else {
+            if let problem = problems.first(where: { $0.file.hasSuffix("/\(name).yaml") || $0.file.hasSuffix("/\(name).yml") }) {
+                err("error: \(problem)")
+            } else {
+                err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
+            }
+            return .configuration
+        }
+        guard let feed = environment.feeds.first(where: { $0.source == pipeline.source }),
+              let probe = firstPageRequests(pipeline).first, probe.operation == Self.backfillOperation else {
+            err("error: \(pipeline.file): backfill needs a realtime-by-station pipeline (operation realtime-by-station, whose dataTerm=MONTH/3MONTH reach back up to three months); "
+                + "'\(name)' uses \(pipeline.source)/\(pipeline.spec.operation), which has no history to fetch.")
+            return .configuration
+        }
+        let stations = pipeline.spec.parameters.first { $0.name == "stationName" }?.values ?? []
+        guard !stations.isEmpty else {
+            err("error: \(pipeline.file): field 'parameters.stationName' names no station to backfill.")
+            return .configuration
+        }
+        let control: RunControl
+        do { control = try RunControl.from(environment) } catch {
+            err("error: \(error)")
+            return .configuration
+        }
+        let keySet = !(environment.variables[feed.credentialVariable] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        if !keySet && !dryRun {
+            err("error: backfill fetches live: set \(feed.credentialVariable) in the environment.")
+            return .configuration
+        }
+
+        // What is there, and what is left of today's quota.
+        let store: SQLiteStore?
+        let present: [String: [LocalDate: UInt32]]
+        var remaining: Int?
+        let scope = QuotaCountingFetcher.scope(of: probe, environment: environment.variables)
+        let limit = control.limits.limit(for: pipeline.source)
+        let day = quotaDay(environment.clock())
+        do {
+            if dryRun {
+                store = nil
+                present = try SQLiteStore.hoursPresent(inDatabaseAt: paths.database.path, stations: stations, from: from, through: through)
+                let used = try scope.map { try SQLiteStore.callsMade(inDatabaseAt: paths.database.path, [$0], on: day)[$0] ?? 0 } ?? 0
+                remaining = limit.map { max(0, $0 - used) }
+            } else {
+                let opened = try SQLiteStore(path: paths.database.path)
+                store = opened
+                present = try opened.hoursPresent(stations: stations, from: from, through: through)
+                let used = try scope.map { try opened.callsMade($0, on: day) } ?? 0
+                remaining = limit.map { max(0, $0 - used) }
+            }
+        } catch {
+            err("error: cannot read the database \(paths.database.path): \(error)")
+            return .failure
+        }
+
+        let size = pageSize ?? max(pipeline.spec.pageSize, Self.defaultBackfillPageSize)
+        let plan = BackfillPlanner.plan(stations: stations, from: from, through: through, now: environment.clock(),
+                                        present: present, pageSize: size, remainingCalls: remaining)
+        report(plan: plan, pipeline: name, from: from, through: through, stations: stations, remaining: remaining, limit: limit, scope: scope)
+
+        if plan.gaps.isEmpty { out("Nothing to backfill."); return .success }
+        if plan.fetches.isEmpty {
+            if !plan.skippedForQuota.isEmpty {
+                err("error: not starting: today's quota is too small for any planned request (\(remaining ?? 0) call(s) left). Try after midnight KST.")
+                return .temporaryFailure
+            }
+            out("Nothing can be fetched: every missing hour is older than the API keeps.")
+            return .success
+        }
+        if dryRun {
+            out("dry run: no request is sent and nothing is written.")
+            return plan.skippedForQuota.isEmpty ? .success : .partial
+        }
+        guard let store else { return .failure }
+
+        // Carry the plan out: one live run per dataTerm, through the same runner and ledger.
+        let live = LiveFetcher(transport: environment.transport, environment: environment.variables,
+                               archive: PayloadArchive(root: paths.archive), clock: environment.clock)
+        let fetcher = control.fetcher(live, ledger: store, environment: environment)
+        let logger = environment.logger
+        let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
+            Self.log(event, logger: logger)
+        }
+        let runName = "\(name):backfill"
+        guard let lock = acquireRunLock(runName, store: store) else { return .temporaryFailure }
+        defer { lock.release() }
+        var reports: [RunReport] = []
+        for group in plan.groups {
+            var definition = Self.expandingPlaceholders(pipeline, now: environment.clock())
+            definition.name = runName
+            definition.spec.pageSize = size
+            definition.spec.parameters = definition.spec.parameters.filter { $0.name != "stationName" && $0.name != "dataTerm" }
+                + [("stationName", group.stations), ("dataTerm", [group.dataTerm.rawValue])]
+            out("fetching dataTerm=\(group.dataTerm.rawValue) for \(group.stations.joined(separator: ", "))")
+            let report = await runner.runLive(definition, fetcher: fetcher)
+            reports.append(report)
+            out(Self.summaryLine(report))
+        }
+
+        // What is still missing.
+        let after: [String: [LocalDate: UInt32]]
+        do { after = try store.hoursPresent(stations: stations, from: from, through: through) } catch {
+            err("error: cannot read the database \(paths.database.path): \(error)")
+            return .failure
+        }
+        var stillMissingTotal = 0
+        for gap in plan.gaps {
+            let now = BackfillPlanner.missing(plan.expected, present: after[gap.station] ?? [:])
+            let filled = gap.missing.count - now.count
+            stillMissingTotal += now.count
+            var line = "\(gap.station): filled \(filled) of \(gap.missing.count) missing hour\(gap.missing.count == 1 ? "" : "s")"
+            if now.isEmpty {
+                line += "; nothing is missing any more"
+            } else {
+                line += "; still missing \(now.count): \(BackfillPlanner.describe(now))"
+                if plan.skippedForQuota.contains(where: { $0.station == gap.station }) {
+                    line += " (not fetched: quota)"
+                } else if let beyond = plan.unreachable[gap.station], Set(beyond).isSuperset(of: now) {
+                    line += " (older than the API keeps)"
+                } else if reports.contains(where: { !$0.succeeded }) {
+                    line += " (a load failed; see above)"
+                } else {
+                    line += " (not returned by the API)"
+                }
+            }
+            out(line)
+        }
+        out("backfill \(name): \(plan.gaps.reduce(0) { $0 + $1.missing.count }) hour(s) were missing, \(stillMissingTotal) still missing.")
+
+        let failed = reports.filter { !$0.succeeded }
+        if failed.isEmpty { return plan.skippedForQuota.isEmpty ? .success : .partial }
+        if failed.count < reports.count { return .partial }
+        return Self.status(reports)
+    }
+
+    /// Prints what is missing and what the plan will fetch.
+    private func report(plan: BackfillPlan, pipeline: String, from: LocalDate, through: LocalDate, stations: [String],
+                        remaining: Int?, limit: Int?, scope: QuotaScope?) {
+        let out = environment.output
+        let hours = plan.expected.count
+        out("backfill \(pipeline): \(from) … \(through) (KST), \(stations.count) station\(stations.count == 1 ? "" : "s"), "
+            + "\(hours) hour\(hours == 1 ? "" : "s") expected each (up to \(plan.newest), the newest complete hour)")
+        let gapStations = Set(plan.gaps.map(\.station))
+        for station in stations where !gapStations.contains(station) { out("\(station): complete (\(hours) of \(hours) hours)") }
+        for gap in plan.gaps {
+            out("\(gap.station): missing \(gap.missing.count) of \(hours) hours: \(BackfillPlanner.describe(gap.missing))")
+        }
+        for fetch in plan.fetches {
+            out("plan: \(fetch.station): dataTerm=\(fetch.dataTerm.rawValue) (reaches \(BackfillPlanner.describe([fetch.missing[0]]))), about \(fetch.estimatedCalls) call\(fetch.estimatedCalls == 1 ? "" : "s")")
+        }
+        for fetch in plan.skippedForQuota {
+            out("plan: \(fetch.station): NOT fetched — needs about \(fetch.estimatedCalls) call(s), more than is left of today's quota")
+        }
+        for (station, slots) in plan.unreachable.sorted(by: { $0.key < $1.key }) {
+            out("plan: \(station): \(slots.count) hour(s) older than the API keeps (3MONTH) cannot be fetched: \(BackfillPlanner.describe(slots))")
+        }
+        var quota = "quota: about \(plan.estimatedCalls) call\(plan.estimatedCalls == 1 ? "" : "s") planned"
+        if let scope { quota += " on \(scope)" }
+        if let limit, let remaining { quota += "; \(remaining) of \(limit) left today (KST)" } else if limit == nil { quota += "; no limit set" }
+        out(quota)
+    }
+}

@@ -1,0 +1,103 @@
+import Domain
+import FeedCore
+import Foundation
+import Pipeline
+import Storage
+
+extension Feedline {
+    /// `feedline run --dry-run`: prints what a run would do and calls nothing, writes nothing.
+    ///
+    /// Live: every first-page request with its redacted URL; pages are known only as `1+`,
+    /// because paging stops at the first short page; and the quota cost (at least one call per
+    /// request) against what is left today. Fixtures: the files that would load.
+    ///
+    /// Exit: 0 when the run could start; 75 when its minimum cost exceeds a quota; 78 when a key
+    /// a live run needs is not set, a setting is invalid, or a fixture file is missing.
+    func dryRun(_ pipelines: [PipelineDefinition], source: Source, paths: Paths, json: Bool) -> ExitStatus {
+        switch source {
+        case .fixtures: return dryRunFixtures(pipelines, paths: paths, json: json)
+        case .live: return dryRunLive(pipelines, paths: paths, json: json)
+        }
+    }
+
+    private func dryRunFixtures(_ pipelines: [PipelineDefinition], paths: Paths, json: Bool) -> ExitStatus {
+        var missing = false
+        var entries: [String] = []
+        if !json { environment.output("dry run: nothing is loaded; fixture runs make no API calls.") }
+        for p in pipelines {
+            let files = p.fixtures.map { (name: $0, exists: FileManager.default.fileExists(atPath: paths.fixtures.appendingPathComponent($0).path)) }
+            missing = missing || files.contains { !$0.exists } || files.isEmpty
+            if json {
+                let list = files.map { "{\"file\":\(Self.jsonText($0.name)),\"exists\":\($0.exists)}" }.joined(separator: ",")
+                entries.append("{\"pipeline\":\(Self.jsonText(p.name)),\"mode\":\"fixtures\",\"fixtures\":[\(list)],\"minimum_calls\":0}")
+            } else {
+                environment.output("\(p.name)  [fixtures]  \(files.count) file\(files.count == 1 ? "" : "s")")
+                for f in files { environment.output("  load \(paths.fixtures.appendingPathComponent(f.name).path)\(f.exists ? "" : "   (missing!)")") }
+                if files.isEmpty { environment.output("  (no fixtures listed: this pipeline can only run with --live)") }
+            }
+        }
+        if json { environment.output("[" + entries.joined(separator: ",") + "]") }
+        return missing ? .configuration : .success
+    }
+
+    private func dryRunLive(_ pipelines: [PipelineDefinition], paths: Paths, json: Bool) -> ExitStatus {
+        let control: RunControl
+        do { control = try RunControl.from(environment) } catch {
+            environment.errorOutput("error: \(error)")
+            return .configuration
+        }
+        var status = ExitStatus.success
+        var entries: [String] = []
+        if !json { environment.output("dry run: no request is sent and nothing is written.") }
+        for p in pipelines {
+            guard let feed = environment.feeds.first(where: { $0.source == p.source }) else { continue }
+            let expanded = Self.expandingPlaceholders(p, now: environment.clock())
+            let requests: [FeedRequest]
+            do { requests = try feed.requests(for: expanded.spec) } catch {
+                environment.errorOutput("error: \(p.file): \(error)")
+                status = .configuration
+                continue
+            }
+            if json {
+                let list = requests.map { "{\"url\":\(Self.jsonText($0.displayURL)),\"pages\":\"1+\"}" }.joined(separator: ",")
+                entries.append("{\"pipeline\":\(Self.jsonText(p.name)),\"mode\":\"live\",\"requests\":[\(list)],\"minimum_calls\":\(requests.count),\"max_pages_per_request\":\(p.spec.maxPages)}")
+            } else {
+                environment.output("\(p.name)  [live]  \(p.source)/\(requests.first?.operation ?? p.spec.operation), \(p.spec.format.rawValue), \(p.spec.pageSize) rows a page")
+                for r in requests { environment.output("  GET \(r.displayURL)   pages 1+") }
+                environment.output("  \(requests.count) request\(requests.count == 1 ? "" : "s"), at least \(requests.count) call\(requests.count == 1 ? "" : "s")"
+                    + " (each request's pages are followed until a short page, at most \(p.spec.maxPages))")
+            }
+        }
+
+        // Keys: a live run stops at once without them, and usage is counted per key.
+        let variables = Set(pipelines.compactMap { p in environment.feeds.first { $0.source == p.source }?.credentialVariable })
+        let unset = variables.filter { (environment.variables[$0] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }.sorted()
+        for name in unset {
+            environment.errorOutput("error: \(name) is not set: a live run would stop at once (exit 78); today's usage of the key cannot be looked up either.")
+            status = .configuration
+        }
+
+        var quotaEntries: [String] = []
+        do {
+            let checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in
+                try SQLiteStore.callsMade(inDatabaseAt: paths.database.path, scopes, on: day)
+            }
+            for check in checks {
+                if json {
+                    quotaEntries.append("{\"scope\":\(Self.jsonText(check.scope.description)),\"day\":\"\(check.day)\",\"minimum_calls\":\(check.minimumCalls),"
+                                        + "\"used\":\(check.used),\"limit\":\(check.limit.map(String.init) ?? "null"),\"fits\":\(check.fits)}")
+                } else {
+                    environment.output("quota \(check.sentence) — \(check.fits ? "fits" : "WOULD EXCEED: the run would refuse to start (exit 75)")")
+                }
+                if !check.fits, status == .success { status = .temporaryFailure }
+            }
+        } catch {
+            environment.errorOutput("error: cannot read the quota ledger in \(paths.database.path): \(error)")
+            return .failure
+        }
+        if json {
+            environment.output("{\"dry_run\":true,\"pipelines\":[\(entries.joined(separator: ","))],\"quota\":[\(quotaEntries.joined(separator: ","))]}")
+        }
+        return status
+    }
+}

@@ -1,0 +1,270 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+// MARK: - Command
+
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Run one read-only SQL query (or a saved one) and print the rows as a table, CSV, JSON or NDJSON.",
+        discussion: """
+        The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings
+        (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a
+        consistent snapshot and can run while a load is writing (WAL): they never block it.
+
+        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer
+        or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql
+        (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults.
+        Views: measurement_latest, measurement_daily, measurement_monthly, province_daily,
+        province_monthly, exceedance_daily, station_freshness, run_history, run_latest.
+
+        Examples:
+          feedline query "select station_name, pm10, pm25 from measurement_latest"
+          feedline query "select * from measurement where station_name = :s" --param s=종로구 --format csv
+          feedline query --saved daily-pm --param station=종로구 --format json
+          feedline query stale-stations --param hours=6
+          feedline query --file my-report.sql --format ndjson > rows.ndjson
+          feedline query --list
+        """)
+
+    @Argument(help: ArgumentHelp("SQL to run, or the name of a saved query.", valueName: "sql"))
+    var sql: String?
+
+    @Option(help: ArgumentHelp("Read the SQL from a file.", valueName: "path"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("Run a saved query, Data/queries/NAME.sql.", valueName: "name"))
+    var saved: String?
+
+    @Flag(help: "List the saved queries with their parameters.")
+    var list = false
+
+    @Option(help: ArgumentHelp("Output format: table, csv, json, ndjson.", valueName: "format"))
+    var format: String = "table"
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Value of a :name parameter (repeatable).", valueName: "name=value"))
+    var params: [String] = []
+
+    @Option(help: ArgumentHelp("Widest a table cell may be, in terminal columns (Hangul counts 2); longer cells end in …", valueName: "columns"))
+    var maxWidth: Int = 40
+
+    @Option(help: ArgumentHelp("Directory of saved queries (default Data/queries).", valueName: "dir"))
+    var queriesDir: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard QueryOutputFormat(rawValue: format) != nil else {
+            throw ValidationError("--format must be one of \(QueryOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        let sources = [sql != nil, file != nil, saved != nil].filter { $0 }.count
+        if list {
+            guard sources == 0 else { throw ValidationError("--list takes no query.") }
+        } else if sources != 1 {
+            throw ValidationError("Give exactly one of: SQL (or a saved query's name), --file PATH, --saved NAME.")
+        }
+        for p in params where !p.contains("=") || p.hasPrefix("=") {
+            throw ValidationError("--param expects name=value, got '\(p)'.")
+        }
+        guard maxWidth >= 2 else { throw ValidationError("--max-width must be at least 2.") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db)
+        let feedline = Feedline(environment: env)
+        let directory = QueryRequest.savedQueriesDirectory(env, override: queriesDir)
+        if list { try finish(feedline.listSavedQueries(directory: directory)); return }
+        let source: QueryRequest.Source = if let file { .file(file) } else if let saved { .saved(saved) } else { .text(sql ?? "") }
+        let request = QueryRequest(source: source, format: QueryOutputFormat(rawValue: format)!,
+                                   parameters: QueryRequest.parse(params), maxWidth: maxWidth, savedQueries: directory)
+        try finish(feedline.query(request, paths: paths))
+    }
+}
+
+// MARK: - Use case
+
+/// What `feedline query` was asked to run and how to print it.
+public struct QueryRequest: Sendable {
+    public enum Source: Sendable, Equatable {
+        /// SQL text, or the name of a saved query (when it is a bare name that exists).
+        case text(String)
+        /// A file of SQL.
+        case file(String)
+        /// A saved query by name.
+        case saved(String)
+    }
+
+    public var source: Source
+    public var format: QueryOutputFormat
+    /// `--param` values as given (parsed with `SQLValue(parameter:)`).
+    public var parameters: [String: String]
+    public var maxWidth: Int
+    public var savedQueries: URL
+
+    public init(source: Source, format: QueryOutputFormat = .table, parameters: [String: String] = [:],
+                maxWidth: Int = 40, savedQueries: URL) {
+        self.source = source
+        self.format = format
+        self.parameters = parameters
+        self.maxWidth = maxWidth
+        self.savedQueries = savedQueries
+    }
+
+    /// `--queries-dir`, else `FEEDLINE_QUERIES`, else `Data/queries`.
+    public static func savedQueriesDirectory(_ environment: AppEnvironment, override: String? = nil) -> URL {
+        environment.resolve(override ?? environment.variables["FEEDLINE_QUERIES"] ?? "Data/queries")
+    }
+
+    /// `name=value` pairs (the last wins).
+    static func parse(_ pairs: [String]) -> [String: String] {
+        Dictionary(pairs.map { p -> (String, String) in
+            let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            var name = String(parts[0]).trimmingCharacters(in: .whitespaces)
+            if name.hasPrefix(":") || name.hasPrefix("@") || name.hasPrefix("$") { name.removeFirst() }
+            return (name, parts.count > 1 ? String(parts[1]) : "")
+        }, uniquingKeysWith: { _, b in b })
+    }
+}
+
+extension Feedline {
+    /// Runs one read-only query and prints its rows. Exit: 0 ran; 64 refused (writes, several
+    /// statements, a missing parameter); 1 SQLite error; 78 no database or no such saved query.
+    public func query(_ request: QueryRequest, paths: Paths) -> ExitStatus {
+        let out = environment.output, err = environment.errorOutput
+
+        // Resolve the SQL and any defaults.
+        var sql: String
+        var defaults: [String: SQLValue] = [:]
+        switch request.source {
+        case .text(let text):
+            sql = text
+            let file = request.savedQueries.appendingPathComponent("\(text).sql")
+            if SavedQuery.looksLikeName(text), let saved = try? SavedQuery(file: file) {
+                sql = saved.sql
+                defaults = saved.defaults
+            }
+        case .file(let path):
+            let url = environment.resolve(path)
+            guard let saved = try? SavedQuery(file: url) else {
+                err("error: cannot read the SQL file \(url.path).")
+                return .configuration
+            }
+            sql = saved.sql
+            defaults = saved.defaults
+        case .saved(let name):
+            let file = request.savedQueries.appendingPathComponent(name.hasSuffix(".sql") ? name : "\(name).sql")
+            guard let saved = try? SavedQuery(file: file) else {
+                let known = SavedQuery.all(in: request.savedQueries).map(\.name)
+                err("error: no saved query named '\(name)' in \(request.savedQueries.path)."
+                    + (known.isEmpty ? "" : " Known: \(known.joined(separator: ", ")). See `feedline query --list`."))
+                return .configuration
+            }
+            sql = saved.sql
+            defaults = saved.defaults
+        }
+        if sql.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            err("error: the query is empty.")
+            return .usage
+        }
+
+        var parameters = defaults
+        for (name, value) in request.parameters { parameters[name] = SQLValue(parameter: value) }
+
+        let database: ReadOnlyDatabase
+        do { database = try ReadOnlyDatabase(path: paths.database.path) } catch {
+            err("error: \(error)")
+            return .configuration
+        }
+        do {
+            let used = try database.check(sql: sql)
+            for name in request.parameters.keys.sorted() where !used.contains(name) {
+                err("warning: --param \(name) is not used by the query (it uses \(used.isEmpty ? "no parameters" : used.map { ":\($0)" }.joined(separator: ", "))).")
+            }
+        } catch let error as ReadOnlyQueryError {
+            return report(error, database: database)
+        } catch {
+            err("error: \(error)")
+            return .failure
+        }
+
+        let buffer = LineBuffer(output: out)
+        var writer: any QueryRowWriter = switch request.format {
+        case .table: TableWriter(maxWidth: request.maxWidth, write: buffer.write)
+        case .csv: CSVWriter(write: buffer.write)
+        case .json: JSONRowWriter(lines: false, write: buffer.write)
+        case .ndjson: JSONRowWriter(lines: true, write: buffer.write)
+        }
+        var count = 0
+        do {
+            try database.run(sql: sql, parameters: parameters,
+                             columns: { writer.begin(columns: $0) },
+                             row: { writer.row($0); count += 1 })
+        } catch let error as ReadOnlyQueryError {
+            buffer.flush()
+            return report(error, database: database)
+        } catch {
+            buffer.flush()
+            err("error: \(error)")
+            return .failure
+        }
+        writer.end(rows: count)
+        buffer.flush()
+        return .success
+    }
+
+    /// Prints a query error (with a hint when views are missing because the file predates them).
+    private func report(_ error: ReadOnlyQueryError, database: ReadOnlyDatabase) -> ExitStatus {
+        environment.errorOutput("error: \(error)")
+        switch error.kind {
+        case .noDatabase: return .configuration
+        case .refused, .missingParameter: return .usage
+        case .sqlite:
+            if error.message.contains("no such table"), let pending = try? database.pendingMigrations(), !pending.isEmpty {
+                environment.errorOutput("hint: this database predates the current schema (missing: \(pending.joined(separator: ", "))); "
+                                        + "any read-write command such as `feedline run` upgrades it.")
+            }
+            return .failure
+        }
+    }
+
+    /// Prints the saved queries: name, description, parameters with defaults.
+    public func listSavedQueries(directory: URL) -> ExitStatus {
+        let queries = SavedQuery.all(in: directory)
+        guard !queries.isEmpty else {
+            environment.errorOutput("error: no saved queries (*.sql) in \(directory.path).")
+            return .configuration
+        }
+        for q in queries {
+            environment.output("\(q.name)\t\(q.description)")
+            for p in q.parameters {
+                environment.output("    --param \(p.name)=…  default \(p.defaultText)\(p.help.isEmpty ? "" : "; \(p.help)")")
+            }
+        }
+        return .success
+    }
+}
+
+/// Gathers output lines and hands them to the environment's output in chunks of about 64 KB,
+/// so a large result is not one write per row.
+final class LineBuffer: @unchecked Sendable {
+    private let output: @Sendable (String) -> Void
+    private var lines: [String] = []
+    private var bytes = 0
+
+    init(output: @escaping @Sendable (String) -> Void) { self.output = output }
+
+    func write(_ line: String) {
+        lines.append(line)
+        bytes += line.utf8.count + 1
+        if bytes >= 64 * 1024 { flush() }
+    }
+
+    func flush() {
+        guard !lines.isEmpty else { return }
+        output(lines.joined(separator: "\n"))
+        lines.removeAll(keepingCapacity: true)
+        bytes = 0
+    }
+}

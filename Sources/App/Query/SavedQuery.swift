@@ -1,0 +1,96 @@
+import Foundation
+import Storage
+
+/// A query kept in a `.sql` file (`Data/queries/NAME.sql`), with its description and parameter
+/// defaults read from the leading comment:
+///
+/// ```sql
+/// -- Stations whose newest measurement is older than :hours hours.
+/// -- param hours = 3        age in hours
+/// -- param now = null       reference instant (UTC, ISO-8601); null: the current time
+/// SELECT …
+/// ```
+///
+/// A `-- param NAME = DEFAULT  description` line gives `:NAME` a default (read like `--param`:
+/// `null`, a number, or text); other leading comment lines are the description.
+public struct SavedQuery: Sendable, Equatable {
+    /// The file name without `.sql`.
+    public var name: String
+    public var file: URL
+    public var sql: String
+    /// The leading comment lines that are not parameter lines, joined with spaces.
+    public var description: String
+    public var parameters: [Parameter]
+
+    public struct Parameter: Sendable, Equatable {
+        public var name: String
+        public var defaultValue: SQLValue
+        /// The default as written in the file.
+        public var defaultText: String
+        public var help: String
+    }
+
+    /// Reads and parses `file`.
+    public init(file: URL) throws {
+        let sql = try String(contentsOf: file, encoding: .utf8)
+        self.init(name: file.deletingPathExtension().lastPathComponent, file: file, sql: sql)
+    }
+
+    public init(name: String, file: URL, sql: String) {
+        self.name = name
+        self.file = file
+        self.sql = sql
+        var description: [String] = []
+        var parameters: [Parameter] = []
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            guard trimmed.hasPrefix("--") else { break }
+            let text = trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("param "), let parameter = Self.parameter(text.dropFirst("param ".count)) {
+                parameters.append(parameter)
+            } else if !text.isEmpty {
+                description.append(text)
+            }
+        }
+        self.description = description.joined(separator: " ")
+        self.parameters = parameters
+    }
+
+    /// `NAME = DEFAULT  help…` → a parameter; nil when there is no `=`.
+    static func parameter(_ text: Substring) -> Parameter? {
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let rest = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        let value: String
+        let help: String
+        if rest.hasPrefix("'"), let close = rest.dropFirst().firstIndex(of: "'") {
+            value = String(rest[rest.index(after: rest.startIndex)..<close])
+            help = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
+            return Parameter(name: name, defaultValue: .text(value), defaultText: "'\(value)'", help: help)
+        }
+        let parts = rest.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        value = parts.first.map(String.init) ?? ""
+        help = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        return Parameter(name: name, defaultValue: SQLValue(parameter: value), defaultText: value, help: help)
+    }
+
+    /// The defaults, by parameter name.
+    public var defaults: [String: SQLValue] {
+        Dictionary(parameters.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { _, b in b })
+    }
+
+    /// Every `*.sql` file in `directory`, by name.
+    public static func all(in directory: URL) -> [SavedQuery] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".sql") && !$0.hasPrefix(".") }.sorted().compactMap {
+            try? SavedQuery(file: directory.appendingPathComponent($0))
+        }
+    }
+
+    /// True when `text` could be a saved query's name (letters, digits, `-`, `_`), as opposed to SQL.
+    static func looksLikeName(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+    }
+}

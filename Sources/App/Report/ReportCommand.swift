@@ -1,0 +1,257 @@
+import ArgumentParser
+import Domain
+import Foundation
+import Storage
+
+// MARK: - Command
+
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a self-contained HTML report (inline SVG charts) for a station or a province.",
+        discussion: """
+        The report shows hourly PM10 and PM2.5 on the Korean grade bands, the Korean 24-h standard
+        and the WHO 2021 24-h guideline, daily and 7-day inhaled PM for a walking profile, the PM2.5 /
+        coarse (PM10 − PM2.5) share, exceedance counts and data completeness — plus job postings by
+        region when career data is loaded. One HTML file: no scripts, no network resources; it opens
+        offline and prints. The database is only read.
+
+        The range defaults to the 7 days (KST) ending on the newest day with data. Intake defaults to
+        5000 m walked in every hour at 5 km/h and moderate activity (1.56 m³/h), i.e. µg = C × 1.56 × 1 h
+        per hour, as `feedline intake` does; change the profile with --activity, --metres-per-hour,
+        --hours and --speed.
+
+        Examples:
+          feedline report --station 종로구
+          feedline report --station 종로구 --from 2024-03-01 --to 2024-03-31 --out jongno-march.html
+          feedline report --province 서울 --days 14
+          feedline report --station 종로구 --hours 7-9,18-19 --metres-per-hour 2000
+        """)
+
+    @Option(help: ArgumentHelp("Station name, as AirKorea spells it (e.g. 종로구).", valueName: "name"))
+    var station: String?
+
+    @Option(help: ArgumentHelp("Province (시도), e.g. 서울: means over its stations.", valueName: "name"))
+    var province: String?
+
+    @Option(help: ArgumentHelp("First day (KST). Default: --days before --to.", valueName: "YYYY-MM-DD"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Last day (KST). Default: the newest day with data.", valueName: "YYYY-MM-DD"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Days in the range when --from is not given.", valueName: "n"))
+    var days: Int = 7
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("HTML file to write. Default: report-NAME-FROM_TO.html.", valueName: "path"))
+    var out: String?
+
+    @Option(help: "Activity level while walking: sedentary, light, moderate, high.")
+    var activity: String = "moderate"
+
+    @Option(help: ArgumentHelp("Metres walked in each walking hour.", valueName: "m"))
+    var metresPerHour: Double = 5000
+
+    @Option(help: ArgumentHelp("Walking speed used to turn metres into time.", valueName: "km/h"))
+    var speed: Double = InhalationIntakeModel.defaultWalkingSpeed
+
+    @Option(help: ArgumentHelp("Walking hours (KST, start of hour), as a range or list: 0-23, 7-9, 8,18.", valueName: "hours"))
+    var hours: String = "0-23"
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (station == nil) != (province == nil) else { throw ValidationError("Give exactly one of --station NAME or --province NAME.") }
+        if let from, LocalDate(iso: from) == nil { throw ValidationError("--from must be a real date as YYYY-MM-DD, not '\(from)'.") }
+        if let to, LocalDate(iso: to) == nil { throw ValidationError("--to must be a real date as YYYY-MM-DD, not '\(to)'.") }
+        if let f = from.flatMap(LocalDate.init(iso:)), let t = to.flatMap(LocalDate.init(iso:)), f > t {
+            throw ValidationError("--from \(f) is after --to \(t).")
+        }
+        guard (1...ReportRequest.maxDays).contains(days) else { throw ValidationError("--days must be 1…\(ReportRequest.maxDays).") }
+        guard ActivityLevel(rawValue: activity) != nil else {
+            throw ValidationError("--activity must be one of \(ActivityLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard metresPerHour.isFinite, metresPerHour >= 0 else { throw ValidationError("--metres-per-hour must be 0 or more.") }
+        guard speed.isFinite, speed > 0 else { throw ValidationError("--speed must be above 0 km/h.") }
+        guard IntakeCommand.parseHours(hours) != nil else { throw ValidationError("--hours must list hours 0…23, e.g. 0-23, 7-9 or 8,18.") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db)
+        let subject: ReportSubject = if let station { .station(station) } else { .province(province ?? "") }
+        let request = ReportRequest(
+            subject: subject, from: from.flatMap(LocalDate.init(iso:)), to: to.flatMap(LocalDate.init(iso:)), days: days, output: out,
+            profile: WalkingProfile(activity: ActivityLevel(rawValue: activity)!, metresPerHour: metresPerHour, speed: speed,
+                                    hours: IntakeCommand.parseHours(hours)!))
+        try finish(Feedline(environment: env).report(request, paths: paths))
+    }
+}
+
+// MARK: - Use case
+
+/// What `feedline report` was asked for.
+public struct ReportRequest: Sendable {
+    /// The longest range a report covers.
+    public static let maxDays = 366
+
+    public var subject: ReportSubject
+    public var from: LocalDate?
+    public var to: LocalDate?
+    /// Days in the range when `from` is nil.
+    public var days: Int
+    /// Output file (relative to the working directory); nil: `report-NAME-FROM_TO.html`.
+    public var output: String?
+    public var profile: WalkingProfile
+
+    public init(subject: ReportSubject, from: LocalDate? = nil, to: LocalDate? = nil, days: Int = 7, output: String? = nil,
+                profile: WalkingProfile = .wholeHourModerate) {
+        self.subject = subject
+        self.from = from
+        self.to = to
+        self.days = days
+        self.output = output
+        self.profile = profile
+    }
+}
+
+extension Feedline {
+    /// Writes the HTML report. Exit: 0 written; 1 unknown station/province, bad range or write
+    /// error; 78 no database.
+    public func report(_ request: ReportRequest, paths: Paths) -> ExitStatus {
+        let err = environment.errorOutput
+        let database: ReadOnlyDatabase
+        do { database = try ReadOnlyDatabase(path: paths.database.path) } catch {
+            err("error: \(error)")
+            return .configuration
+        }
+        do {
+            let source = ReportSource(database: database)
+            guard let found = try source.newestDate(of: request.subject) else {
+                let known = try source.knownNames(of: request.subject)
+                let what = if case .station = request.subject { "station" } else { "province" }
+                err("error: no measurements for \(what) '\(request.subject.name)' in \(paths.database.path)."
+                    + (known.isEmpty ? "" : " Known: \(known.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."))
+                return .failure
+            }
+            let last = request.to ?? found
+            let first = request.from ?? last.adding(days: -(request.days - 1))
+            guard first <= last else {
+                err("error: the range \(first) – \(last) is empty (--from is after the newest day with data, \(found)).")
+                return .failure
+            }
+            guard last.daysSinceEpoch - first.daysSinceEpoch < ReportRequest.maxDays else {
+                err("error: a report covers at most \(ReportRequest.maxDays) days; \(first) – \(last) is longer.")
+                return .failure
+            }
+            let rows = try source.stationHours(of: request.subject, from: first.adding(days: -6), through: last)
+            let model = ReportModel.build(subject: request.subject, subtitle: try source.subtitle(of: request.subject),
+                                          first: first, last: last, rows: rows, profile: request.profile,
+                                          postingsByRegion: try source.postingsByRegion(), generatedAt: environment.clock())
+            let html = ReportHTML.render(model, version: FeedlineCommand.configuration.version)
+
+            let slug = request.subject.name.map { "/\\:*?\"<>| ".contains($0) ? "_" : $0 }
+            let file = environment.resolve(request.output ?? "report-\(String(slug))-\(first)_\(last).html")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(html.utf8).write(to: file, options: .atomic)
+
+            let h = model.hoursWithData
+            environment.output("wrote \(file.path)  \(first) – \(last)  hours with PM10 \(h.pm10)/\(model.hoursInRange), PM2.5 \(h.pm25)/\(model.hoursInRange)")
+            if h.pm10 == 0 && h.pm25 == 0 {
+                err("warning: no PM data for '\(request.subject.name)' in \(first) – \(last); the newest day with data is \(found).")
+            }
+            return .success
+        } catch {
+            err("error: \(error)")
+            return .failure
+        }
+    }
+}
+
+// MARK: - Reading
+
+/// The report's reads, through the read-only connection: it never writes or migrates.
+struct ReportSource {
+    let database: ReadOnlyDatabase
+
+    /// Province of a measurement: its own `sido`, else the station's.
+    static let provinceJoin = "FROM measurement m LEFT JOIN station s ON s.name = m.station_name"
+
+    func filter(_ subject: ReportSubject) -> String {
+        switch subject {
+        case .station: "m.station_name = :name"
+        case .province: "coalesce(m.sido, s.sido) = :name"
+        }
+    }
+
+    /// The newest KST date with a measurement; nil when the subject has none.
+    func newestDate(of subject: ReportSubject) throws -> LocalDate? {
+        let result = try database.fetchAll(sql: "SELECT max(m.kst_date) \(Self.provinceJoin) WHERE \(filter(subject))",
+                                           parameters: ["name": .text(subject.name)])
+        return result.rows.first?.first?.text.flatMap(LocalDate.init(iso:))
+    }
+
+    /// Station (or province) names that do have measurements, for the error message.
+    func knownNames(of subject: ReportSubject) throws -> [String] {
+        let sql = switch subject {
+        case .station: "SELECT DISTINCT station_name FROM measurement ORDER BY 1"
+        case .province: "SELECT DISTINCT coalesce(m.sido, s.sido) \(Self.provinceJoin) WHERE coalesce(m.sido, s.sido) IS NOT NULL ORDER BY 1"
+        }
+        return try database.fetchAll(sql: sql).rows.compactMap { $0.first?.text }
+    }
+
+    /// Every station-hour of the subject between two KST dates (inclusive).
+    func stationHours(of subject: ReportSubject, from first: LocalDate, through last: LocalDate) throws -> [StationHour] {
+        var rows: [StationHour] = []
+        try database.run(sql: """
+            SELECT m.station_name, m.kst_date, m.kst_hour, m.pm10, m.pm25 \(Self.provinceJoin)
+            WHERE \(filter(subject)) AND m.kst_date BETWEEN :first AND :last
+            ORDER BY m.kst_date, m.kst_hour, m.station_name
+            """, parameters: ["name": .text(subject.name), "first": .text(first.description), "last": .text(last.description)],
+            columns: { _ in }, row: { v in
+                guard let station = v[0].text, let date = v[1].text.flatMap(LocalDate.init(iso:)),
+                      let hour = v[2].integer, let slot = HourSlot(date: date, hour: hour) else { return }
+                rows.append(StationHour(station: station, slot: slot, pm10: v[3].number, pm25: v[4].number))
+            })
+        return rows
+    }
+
+    /// A one-line description: a station's province, address and network; a province's station count.
+    func subtitle(of subject: ReportSubject) throws -> String {
+        switch subject {
+        case .station(let name):
+            let details = try database.fetchAll(sql: """
+                SELECT coalesce(s.sido, (SELECT max(sido) FROM measurement WHERE station_name = :name)), s.address, s.network
+                FROM (SELECT :name AS name) n LEFT JOIN station s ON s.name = n.name
+                """, parameters: ["name": .text(name)]).rows.first ?? []
+            let parts = details.compactMap(\.text).filter { !$0.isEmpty }
+            return parts.isEmpty ? "AirKorea station" : parts.joined(separator: " · ")
+        case .province(let name):
+            let count = try database.fetchAll(sql: "SELECT count(DISTINCT m.station_name) \(Self.provinceJoin) WHERE \(filter(subject))",
+                                              parameters: ["name": .text(name)]).rows.first?.first?.integer ?? 0
+            return "\(count) AirKorea station\(count == 1 ? "" : "s") in \(name)"
+        }
+    }
+
+    /// Postings per region from `job_posting_location`, when career data is loaded; nil otherwise.
+    /// The region column is the first of `province`, `region`, `region_name`, `location_name`,
+    /// `name`, `location`, `code` the table has (the career schema's `province`, e.g. 서울);
+    /// postings are counted distinct by `posting_id` (or `job_posting_id`) when present.
+    func postingsByRegion(limit: Int = 20) throws -> [RegionCount]? {
+        guard try database.hasTable("job_posting_location") else { return nil }
+        let columns = try database.columns(of: "job_posting_location")
+        guard let region = ["province", "region", "region_name", "location_name", "name", "location", "code"].first(where: columns.contains) else { return nil }
+        let id = ["posting_id", "job_posting_id"].first(where: columns.contains)
+        func quoted(_ c: String) -> String { "\"" + c.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let count = id.map { "count(DISTINCT \(quoted($0)))" } ?? "count(*)"
+        let result = try database.fetchAll(sql: """
+            SELECT \(quoted(region)), \(count) AS postings FROM job_posting_location
+            WHERE \(quoted(region)) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT \(limit)
+            """)
+        return result.rows.compactMap { row in
+            guard let count = row[1].integer else { return nil }
+            let name = row[0].text ?? row[0].integer.map(String.init) ?? "?"
+            return RegionCount(region: name, count: count)
+        }
+    }
+}

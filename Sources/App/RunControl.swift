@@ -1,0 +1,99 @@
+import Domain
+import FeedCore
+import Foundation
+import Logging
+import Pipeline
+import Storage
+
+/// Retry and quota settings of live runs, read once from the environment (flags > environment >
+/// defaults): `FEEDLINE_RETRY_ATTEMPTS`, `FEEDLINE_RETRY_BASE_MS`, `FEEDLINE_RETRY_CAP_MS`,
+/// `FEEDLINE_RETRY_BUDGET_MS`, `FEEDLINE_QUOTA_<FEED>`.
+struct RunControl: Sendable {
+    var retry: RetryPolicy
+    var limits: QuotaLimits
+    /// Waits between retries (`Task.sleep`).
+    var sleep: @Sendable (TimeInterval) async throws -> Void = RetryingFetcher.taskSleep
+    /// Jitter source.
+    var random: @Sendable () -> Double = RetryingFetcher.systemRandom
+
+    /// The settings in `environment`; throws a sentence naming a bad variable.
+    static func from(_ environment: AppEnvironment) throws -> RunControl {
+        RunControl(retry: try RetryPolicy.fromEnvironment(environment.variables),
+                   limits: try QuotaLimits.fromEnvironment(environment.variables, sources: environment.feeds.map(\.source)))
+    }
+
+    /// The live fetch path: retries (outermost) around quota counting around API-envelope
+    /// checks around the `LiveFetcher` (innermost: key, HTTP, archive). Every attempt is counted.
+    func fetcher(_ live: LiveFetcher, ledger: any QuotaLedger, environment: AppEnvironment) -> any PayloadFetching {
+        let logger = environment.logger
+        let checked = EnvelopeCheckingFetcher(base: live, feeds: environment.feeds)
+        let counted = QuotaCountingFetcher(base: checked, ledger: ledger, limits: limits, environment: environment.variables,
+                                           clock: environment.clock, policy: retry)
+        return RetryingFetcher(base: counted, policy: retry, sleep: sleep, random: random) { event in
+            logger.warning("retrying after a transient error", metadata: [
+                "feed.operation": "\(event.request.operation)", "fetch.url": "\(event.request.displayURL)",
+                "retry.attempt": "\(event.attempt)", "retry.delay_ms": "\(Int((event.delay * 1000).rounded()))",
+                "retry.error": "\(event.error.description)",
+            ])
+        }
+    }
+}
+
+extension Feedline {
+    /// What a live run needs before it starts: the wrapped fetcher, or the exit status that stops it.
+    enum LiveRunPreparation {
+        case ready(any PayloadFetching)
+        case refused(ExitStatus)
+    }
+
+    /// Reads the run-control settings, checks that the first pages of every selected pipeline
+    /// fit in what is left of today's quotas (saying so and refusing with exit 75 when they do
+    /// not, before anything is fetched), and wraps `live` in retries and quota counting.
+    func prepareLiveRun(_ pipelines: [PipelineDefinition], base live: LiveFetcher, store: SQLiteStore) -> LiveRunPreparation {
+        let control: RunControl
+        do { control = try RunControl.from(environment) } catch {
+            environment.errorOutput("error: \(error)")
+            return .refused(.configuration)
+        }
+        let checks: [QuotaCheck]
+        do {
+            checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in try store.callsMade(scopes, on: day) }
+        } catch {
+            environment.errorOutput("error: cannot read the quota ledger in \(store.path): \(error)")
+            return .refused(.failure)
+        }
+        for check in checks {
+            environment.logger.info("quota", metadata: [
+                "quota.scope": "\(check.scope)", "quota.day": "\(check.day)", "quota.used": "\(check.used)",
+                "quota.limit": "\(check.limit.map(String.init) ?? "none")", "quota.minimum_calls": "\(check.minimumCalls)",
+            ])
+        }
+        let short = checks.filter { !$0.fits }
+        if !short.isEmpty {
+            for check in short {
+                environment.errorOutput("error: not starting: today's quota would run out. \(check.sentence). "
+                                        + "Try after midnight KST, or set \(QuotaLimits.variableName(for: check.scope.source)) if the key allows more.")
+            }
+            return .refused(.temporaryFailure)
+        }
+        return .ready(control.fetcher(live, ledger: store, environment: environment))
+    }
+
+    /// The quota position of every scope the pipelines' first pages call, with `used` read
+    /// through `usage`. Pipelines whose requests cannot be built are left out (their run reports it).
+    func quotaChecks(_ pipelines: [PipelineDefinition], limits: QuotaLimits,
+                     usage: ([QuotaScope], LocalDate) throws -> [QuotaScope: Int]) throws -> [QuotaCheck] {
+        let requests = pipelines.flatMap { firstPageRequests($0) }
+        let minimum = QuotaPlanner.minimumCalls(requests) { QuotaCountingFetcher.scope(of: $0, environment: environment.variables) }
+        let day = quotaDay(environment.clock())
+        let used = try usage(Array(minimum.keys), day)
+        return QuotaPlanner.check(minimum, used: used, limits: limits, day: day)
+    }
+
+    /// The first-page requests of a pipeline with placeholders expanded, or none if they cannot be built.
+    func firstPageRequests(_ pipeline: PipelineDefinition) -> [FeedRequest] {
+        guard let feed = environment.feeds.first(where: { $0.source == pipeline.source }) else { return [] }
+        let expanded = Self.expandingPlaceholders(pipeline, now: environment.clock())
+        return (try? feed.requests(for: expanded.spec)) ?? []
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+/// `feedline schedule`: the built-in scheduler.
+struct ScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Run scheduled pipelines at their cron times until SIGTERM or Ctrl-C.",
+        discussion: """
+        Sleeps until the next pipeline is due, then runs it exactly as `feedline run NAME --live`
+        does (run lock, ledger, one transaction). After downtime, missed slots since each pipeline's
+        last start in the ledger are caught up by its catch_up policy: latest (default) runs once,
+        all runs every missed slot (at most --max-catch-up). On SIGTERM or SIGINT the run in hand
+        finishes — its load commits or rolls back — and the scheduler exits 0.
+
+        Examples:
+          AIRKOREA_SERVICE_KEY=… feedline schedule
+          feedline schedule airkorea-seoul airkorea-forecast --db /srv/air.sqlite
+          feedline schedule --next 5                 print the next 5 fire times and exit
+          feedline schedule --from-fixtures          replay fixtures on schedule (no network)
+        """)
+
+    @Argument(help: "Pipelines to schedule. Default: every pipeline with a schedule.")
+    var pipelines: [String] = []
+
+    @Flag(help: "Run from the pipelines' fixture files instead of the live API (trying it out, tests).")
+    var fromFixtures = false
+
+    @Option(help: ArgumentHelp("Print the next N fire times of each pipeline and exit.", valueName: "N"))
+    var next: Int?
+
+    @Option(help: ArgumentHelp("Most runs one catch_up: all pipeline gets after downtime.", valueName: "N"))
+    var maxCatchUp: Int = 100
+
+    @Option(help: ArgumentHelp("Directory the pipelines' fixture paths are relative to (default Data/fixtures).", valueName: "dir"))
+    var fixtures: String?
+
+    @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
+    var pipelinesDir: String?
+
+    @Option(help: ArgumentHelp("Where live payloads are archived (default Data/archive).", valueName: "dir"))
+    var archive: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if maxCatchUp < 1 { throw ValidationError("--max-catch-up must be at least 1.") }
+        if let next, next < 1 { throw ValidationError("--next must be at least 1.") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
+        let feedline = Feedline(environment: env)
+        if let next {
+            try finish(feedline.printUpcoming(names: pipelines, paths: paths, count: next))
+            return
+        }
+        let stop = StopSignal()
+        let stopper = SignalStopper(stop: stop) { name in
+            env.errorOutput("feedline schedule: \(name) received; finishing the run in hand, then stopping.")
+        }
+        let status = await feedline.schedule(names: pipelines, source: fromFixtures ? .fixtures : .live, paths: paths,
+                                             sleeper: .live(clock: env.clock), stop: stop, maximumCatchUp: maxCatchUp)
+        stopper.cancel()
+        try finish(status)
+    }
+}
+
+/// `feedline crontab`: the schedules for the system's cron or systemd.
+struct CrontabCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crontab",
+        abstract: "Print crontab lines (or systemd units) that run the scheduled pipelines.",
+        discussion: """
+        Every line runs `feedline run NAME --live`, the same code path as `feedline schedule`, so
+        system cron and the built-in scheduler share locks and the ledger. Lines are grouped by
+        time zone under CRON_TZ=. With --systemd, prints a service + timer pair per pipeline.
+
+        Examples:
+          feedline crontab > feedline.cron && crontab feedline.cron
+          feedline crontab --systemd --executable /usr/local/bin/feedline
+        """)
+
+    @Flag(help: "Print systemd service + timer units instead of crontab lines.")
+    var systemd = false
+
+    @Option(help: ArgumentHelp("Path of the feedline executable (default: this one).", valueName: "path"))
+    var executable: String?
+
+    @Option(help: ArgumentHelp("Directory the runs start in (default: the current directory).", valueName: "dir"))
+    var repo: String?
+
+    @Option(help: ArgumentHelp("Directory for per-pipeline logs (crontab; default REPO/Data/logs).", valueName: "dir"))
+    var logDir: String?
+
+    @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
+    var pipelinesDir: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
+        let repository = env.resolve(repo ?? ".").standardizedFileURL.path
+        let renderer = CrontabRenderer(
+            executable: executable.map { env.resolve($0).standardizedFileURL.path } ?? Self.currentExecutable(),
+            repository: repository, database: paths.database.standardizedFileURL.path,
+            logDirectory: logDir.map { env.resolve($0).standardizedFileURL.path } ?? repository + "/Data/logs")
+        try finish(Feedline(environment: env).crontab(paths: paths, renderer: renderer, systemd: systemd))
+    }
+
+    /// The running executable's absolute path (`/proc/self/exe` on Linux).
+    static func currentExecutable() -> String {
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return target }
+        let argument = CommandLine.arguments.first ?? "feedline"
+        return URL(fileURLWithPath: argument).standardizedFileURL.path
+    }
+}
+
+/// `feedline status`: the pipelines at a glance.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show each pipeline's last run, newest data, next fire time and lock holder.",
+        discussion: """
+        One line per pipeline: last run (start, outcome, rows new/updated/unchanged, diagnostics),
+        age of the newest data (STALE when older than twice the schedule's interval), the next fire
+        time in the pipeline's time zone, and who holds its run lock. Exits 0; --json for scripts.
+
+        Examples:
+          feedline status
+          feedline status --json --db /srv/air.sqlite
+        """)
+
+    @Flag(help: "Print a machine-readable JSON array.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
+    var pipelinesDir: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let env = global.environment()
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
+        try finish(Feedline(environment: env).status(paths: paths, json: json))
+    }
+}
+
+extension Feedline {
+    /// `feedline schedule --next N`: the next `count` fire times of each scheduled pipeline.
+    public func printUpcoming(names: [String], paths: Paths, count: Int) -> ExitStatus {
+        guard let pipelines = scheduledPipelines(names: names, paths: paths) else { return .configuration }
+        let now = environment.clock()
+        for p in pipelines {
+            var times: [String] = []
+            var cursor = now
+            while times.count < count, let next = p.schedule.nextFireTime(after: cursor) {
+                times.append(Self.localTime(next, zone: p.schedule.timeZone))
+                cursor = next
+            }
+            environment.output("\(p.name)\t\(p.schedule.expression.text)\t\(p.schedule.timeZone.identifier)\tcatch_up: \(p.catchUp.rawValue)")
+            for t in times { environment.output("  \(t)") }
+            if times.isEmpty { environment.output("  (never fires)") }
+        }
+        return .success
+    }
+
+    /// `feedline crontab [--systemd]`: prints the schedules for the system scheduler.
+    public func crontab(paths: Paths, renderer: CrontabRenderer, systemd: Bool) -> ExitStatus {
+        let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds).loadAll()
+        for problem in problems { environment.errorOutput("error: \(problem)") }
+        if !problems.isEmpty { return .configuration }
+        if !pipelines.contains(where: { $0.schedule != nil }) {
+            environment.errorOutput("error: no pipeline in \(paths.pipelines.path) has a schedule.")
+            return .configuration
+        }
+        environment.output(systemd ? renderer.systemd(pipelines, now: environment.clock()) : renderer.crontab(pipelines))
+        return .success
+    }
+}

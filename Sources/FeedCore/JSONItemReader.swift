@@ -1,0 +1,353 @@
+import Foundation
+import Pipeline
+
+/// What a JSON document held outside its items: scalar leaves by slash path (e.g.
+/// `response/header/resultCode`, `list/…` never: arrays of items are not leaves), `null` kept
+/// as nil, and which item arrays were found.
+public struct JSONEnvelope: Sendable {
+    public var leaves: [String: String?]
+    /// Paths of the item arrays found (`""` for a top-level array).
+    public var itemArrays: Set<String>
+    public var itemCount: Int
+    /// The top-level object's keys, in document order (empty for a top-level array).
+    public var rootKeys: [String]
+}
+
+/// A single-pass JSON reader for "flat item" payloads: it validates the whole document, hands
+/// each object of the arrays at `itemPaths` to the caller as `ItemFields` (scalars as strings,
+/// `null` as nil, nested objects/arrays recorded in `typeMismatches`), and returns the scalar
+/// leaves found elsewhere. No `JSONSerialization` object graph is built, so it is several
+/// times faster and its memory is the mapped file plus one item.
+public struct JSONItemReader: Sendable {
+    public let schema: FieldSchema
+    /// Slash paths of arrays whose elements are items (`response/body/items`, `list`, `""`).
+    public let itemPaths: Set<String>
+    /// Slash paths where a single object (not an array) is one item (`{"item": {…}}` wrappers).
+    public let singleItemPaths: Set<String>
+    /// Nesting limit; deeper documents are refused rather than recursed into.
+    public let maxDepth: Int
+
+    public init(schema: FieldSchema, itemPaths: Set<String>, singleItemPaths: Set<String> = [], maxDepth: Int = 64) {
+        self.schema = schema
+        self.itemPaths = itemPaths
+        self.singleItemPaths = singleItemPaths
+        self.maxDepth = maxDepth
+    }
+
+    /// Reads `file`. `onItem` gets each item object; `onNonObject` each array element that is
+    /// not an object (its position).
+    public func read(file: URL, onItem: (ItemFields) throws -> Void, onNonObject: (Int) -> Void = { _ in }) throws -> JSONEnvelope {
+        let data: Data
+        do { data = try Data(contentsOf: file, options: .alwaysMapped) } catch {
+            throw FeedError(.malformed, .terminal, "Cannot read the payload file.", context: file.path)
+        }
+        return try read(data: data, context: file.lastPathComponent, onItem: onItem, onNonObject: onNonObject)
+    }
+
+    public func read(data: Data, context: String = "payload", onItem: (ItemFields) throws -> Void,
+                     onNonObject: (Int) -> Void = { _ in }) throws -> JSONEnvelope {
+        try withoutActuallyEscaping(onItem) { onItem in
+          try withoutActuallyEscaping(onNonObject) { onNonObject in
+           try data.withUnsafeBytes { raw -> JSONEnvelope in
+            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), reader: self, onItem: onItem, onNonObject: onNonObject)
+            do {
+                try parser.document()
+            } catch let error as Parser.SyntaxError {
+                throw FeedError(.malformed, .terminal, "The JSON is not well-formed: \(error.message) at byte \(error.offset).", context: context)
+            }
+            return JSONEnvelope(leaves: parser.leaves, itemArrays: parser.itemArrays, itemCount: parser.itemCount, rootKeys: parser.rootKeys)
+           }
+          }
+        }
+    }
+
+    private struct Parser {
+        struct SyntaxError: Error { var message: String; var offset: Int }
+
+        let bytes: UnsafeBufferPointer<UInt8>
+        let reader: JSONItemReader
+        let onItem: (ItemFields) throws -> Void
+        let onNonObject: (Int) -> Void
+        var i = 0
+        var path: [String] = []
+        var leaves: [String: String?] = [:]
+        var itemArrays: Set<String> = []
+        var itemCount = 0
+        var rootKeys: [String] = []
+        var scratch: [UInt8] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>, reader: JSONItemReader, onItem: @escaping (ItemFields) throws -> Void,
+             onNonObject: @escaping (Int) -> Void) {
+            self.bytes = bytes; self.reader = reader; self.onItem = onItem; self.onNonObject = onNonObject
+        }
+
+        func fail(_ message: String) -> SyntaxError { SyntaxError(message: message, offset: i) }
+
+        mutating func skipSpace() {
+            while i < bytes.count {
+                switch bytes[i] {
+                case 0x20, 0x0A, 0x0D, 0x09: i += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func document() throws {
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+            skipSpace()
+            guard i < bytes.count else { throw fail("the document is empty") }
+            try value(depth: 0, isRoot: true)
+            skipSpace()
+            guard i == bytes.count else { throw fail("unexpected content after the document") }
+        }
+
+        var currentPath: String { path.joined(separator: "/") }
+
+        /// Any value outside items.
+        mutating func value(depth: Int, isRoot: Bool = false) throws {
+            guard depth < reader.maxDepth else { throw fail("nesting deeper than \(reader.maxDepth) levels") }
+            skipSpace()
+            guard i < bytes.count else { throw fail("unexpected end of document") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"):
+                if reader.singleItemPaths.contains(currentPath) {
+                    itemArrays.insert(currentPath)
+                    try item(position: 0, depth: depth + 1)
+                    itemCount += 1
+                    return
+                }
+                i += 1
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
+                while true {
+                    skipSpace()
+                    let key = try string()
+                    if isRoot { rootKeys.append(key) }
+                    skipSpace()
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+                    i += 1
+                    path.append(key)
+                    try value(depth: depth + 1)
+                    path.removeLast()
+                    skipSpace()
+                    guard i < bytes.count else { throw fail("unexpected end inside an object") }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "}") { i += 1; return }
+                    throw fail("expected ',' or '}' in an object")
+                }
+            case UInt8(ascii: "["):
+                let here = currentPath
+                if reader.itemPaths.contains(here) {
+                    itemArrays.insert(here)
+                    try itemArray(depth: depth)
+                    return
+                }
+                i += 1
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                var index = 0
+                while true {
+                    path.append(String(index))
+                    try value(depth: depth + 1)
+                    path.removeLast()
+                    index += 1
+                    skipSpace()
+                    guard i < bytes.count else { throw fail("unexpected end inside an array") }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                    throw fail("expected ',' or ']' in an array")
+                }
+            default:
+                let text = try scalar()
+                leaves[currentPath] = .some(text)
+            }
+        }
+
+        /// An array whose elements are items.
+        mutating func itemArray(depth: Int) throws {
+            i += 1  // [
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
+            var position = 0
+            while true {
+                skipSpace()
+                guard i < bytes.count else { throw fail("unexpected end inside the items") }
+                if bytes[i] == UInt8(ascii: "{") {
+                    try item(position: position, depth: depth + 1)
+                } else {
+                    try skipValue(depth: depth + 1)
+                    onNonObject(position)
+                }
+                position += 1
+                itemCount += 1
+                skipSpace()
+                guard i < bytes.count else { throw fail("unexpected end inside the items") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                throw fail("expected ',' or ']' between items")
+            }
+        }
+
+        mutating func item(position: Int, depth: Int) throws {
+            var fields = ItemFields(schema: reader.schema, position: position)
+            i += 1  // {
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                try onItem(fields)
+                return
+            }
+            while true {
+                skipSpace()
+                let key = try string()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+                i += 1
+                skipSpace()
+                guard i < bytes.count else { throw fail("unexpected end inside an item") }
+                let slot = reader.schema.position(of: key)
+                if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
+                    try skipValue(depth: depth + 1)
+                    if slot != nil { fields.typeMismatches.append(key) }
+                } else {
+                    let text = try scalar()
+                    if let slot { fields.values[slot] = text }
+                }
+                skipSpace()
+                guard i < bytes.count else { throw fail("unexpected end inside an item") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                throw fail("expected ',' or '}' in an item")
+            }
+            try onItem(fields)
+        }
+
+        /// Validates and skips any value.
+        mutating func skipValue(depth: Int) throws {
+            let saved = path
+            path = ["\u{0}skip"]  // never an item path or a leaf anyone reads
+            defer { path = saved }
+            var ignoredLeaves = leaves
+            swap(&ignoredLeaves, &leaves)
+            defer { swap(&ignoredLeaves, &leaves) }
+            try value(depth: depth)
+        }
+
+        /// A scalar as text: strings unescaped, numbers verbatim, true/false, null → nil.
+        mutating func scalar() throws -> String? {
+            switch bytes[i] {
+            case UInt8(ascii: "\""): return try string()
+            case UInt8(ascii: "n"): try literal("null"); return nil
+            case UInt8(ascii: "t"): try literal("true"); return "true"
+            case UInt8(ascii: "f"): try literal("false"); return "false"
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default: throw fail("unexpected character")
+            }
+        }
+
+        mutating func literal(_ word: String) throws {
+            let expected = Array(word.utf8)
+            guard i + expected.count <= bytes.count else { throw fail("unexpected end of document") }
+            for k in 0..<expected.count where bytes[i + k] != expected[k] { throw fail("invalid literal") }
+            i += expected.count
+        }
+
+        mutating func number() throws -> String {
+            let start = i
+            if bytes[i] == UInt8(ascii: "-") { i += 1 }
+            var digits = 0
+            while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1; digits += 1 }
+            guard digits > 0 else { throw fail("invalid number") }
+            if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                i += 1
+                var fraction = 0
+                while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1; fraction += 1 }
+                guard fraction > 0 else { throw fail("invalid number") }
+            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+                var exponent = 0
+                while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1; exponent += 1 }
+                guard exponent > 0 else { throw fail("invalid number") }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+        }
+
+        mutating func string() throws -> String {
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a string") }
+            i += 1
+            let start = i
+            var escaped = false
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") { break }
+                if b == UInt8(ascii: "\\") { escaped = true; i += 2; continue }
+                if b < 0x20 { throw fail("control character in a string") }
+                i += 1
+            }
+            guard i < bytes.count else { throw fail("unterminated string") }
+            let end = i
+            i += 1
+            let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if !escaped { return String(decoding: raw, as: UTF8.self) }
+            return try unescape(raw)
+        }
+
+        mutating func unescape(_ raw: UnsafeBufferPointer<UInt8>) throws -> String {
+            scratch.removeAll(keepingCapacity: true)
+            var k = 0
+            func hex4(_ at: Int) -> UInt32? {
+                guard at + 4 <= raw.count else { return nil }
+                var v: UInt32 = 0
+                for j in at..<(at + 4) {
+                    let c = raw[j]
+                    let d: UInt32
+                    switch c {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+                    default: return nil
+                    }
+                    v = v << 4 | d
+                }
+                return v
+            }
+            while k < raw.count {
+                let b = raw[k]
+                guard b == UInt8(ascii: "\\") else { scratch.append(b); k += 1; continue }
+                guard k + 1 < raw.count else { throw fail("bad escape") }
+                let e = raw[k + 1]
+                k += 2
+                switch e {
+                case UInt8(ascii: "\""): scratch.append(0x22)
+                case UInt8(ascii: "\\"): scratch.append(0x5C)
+                case UInt8(ascii: "/"): scratch.append(0x2F)
+                case UInt8(ascii: "b"): scratch.append(0x08)
+                case UInt8(ascii: "f"): scratch.append(0x0C)
+                case UInt8(ascii: "n"): scratch.append(0x0A)
+                case UInt8(ascii: "r"): scratch.append(0x0D)
+                case UInt8(ascii: "t"): scratch.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard var scalar = hex4(k) else { throw fail("bad \\u escape") }
+                    k += 4
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        if k + 6 <= raw.count, raw[k] == UInt8(ascii: "\\"), raw[k + 1] == UInt8(ascii: "u"),
+                           let low = hex4(k + 2), (0xDC00...0xDFFF).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            k += 6
+                        } else {
+                            scalar = 0xFFFD
+                        }
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        scalar = 0xFFFD
+                    }
+                    let us = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                    scratch.append(contentsOf: Array(String(Character(us)).utf8))
+                default: throw fail("bad escape")
+                }
+            }
+            return String(decoding: scratch, as: UTF8.self)
+        }
+    }
+}

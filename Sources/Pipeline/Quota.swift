@@ -1,0 +1,182 @@
+import Domain
+import Foundation
+
+// MARK: - What a quota is counted against
+
+/// What one daily call quota is counted against: an API of a feed, called with one key.
+///
+/// data.go.kr counts calls per service (API) and key per day (a development key allows 500
+/// calls a day per API), so two operations of the same service share a count, while the
+/// station service (`MsrstnInfoInqireSvc`) and the measurement service (`ArpltnInforInqireSvc`)
+/// are counted apart. The key itself is never part of a scope: it is named by its environment
+/// variable and told apart from other keys by a one-way fingerprint.
+public struct QuotaScope: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Feed name (`airkorea`).
+    public var source: String
+    /// The API the operation belongs to (`ArpltnInforInqireSvc`).
+    public var api: String
+    /// The environment variable holding the key (`AIRKOREA_SERVICE_KEY`).
+    public var credentialVariable: String
+    /// A short one-way hash of the key (never the key), so a new key starts a new count.
+    public var keyFingerprint: String
+
+    public init(source: String, api: String, credentialVariable: String, keyFingerprint: String) {
+        self.source = source; self.api = api; self.credentialVariable = credentialVariable; self.keyFingerprint = keyFingerprint
+    }
+
+    /// The scope of `request` sent with the key fingerprinted as `keyFingerprint`; nil when the
+    /// request needs no key (nothing to count against).
+    public init?(request: FeedRequest, keyFingerprint: String) {
+        guard let credential = request.credential else { return nil }
+        self.init(source: request.source, api: Self.api(of: request), credentialVariable: credential.environmentVariable,
+                  keyFingerprint: keyFingerprint)
+    }
+
+    /// The API a request belongs to: the path segment before the operation
+    /// (`…/B552584/ArpltnInforInqireSvc/getCtprvnRltmMesureDnsty` → `ArpltnInforInqireSvc`), else the operation.
+    public static func api(of request: FeedRequest) -> String {
+        let parts = request.baseURL.path.split(separator: "/").map(String.init)
+        if parts.count >= 2, parts.last == request.operation { return parts[parts.count - 2] }
+        return request.operation
+    }
+
+    public static func < (a: QuotaScope, b: QuotaScope) -> Bool {
+        (a.source, a.api, a.credentialVariable, a.keyFingerprint) < (b.source, b.api, b.credentialVariable, b.keyFingerprint)
+    }
+
+    /// `AIRKOREA_SERVICE_KEY on ArpltnInforInqireSvc`.
+    public var description: String { "\(credentialVariable) on \(api)" }
+}
+
+/// The day a quota is counted in: the calendar day in Asia/Seoul (data.go.kr resets at midnight KST).
+public func quotaDay(_ instant: Date) -> LocalDate { HourSlot(containing: instant).date }
+
+// MARK: - Limits
+
+/// Calls allowed per day, per API and key, by feed.
+///
+/// Defaults: `airkorea` 500 (a data.go.kr development key); feeds not listed are not limited.
+/// Override with `FEEDLINE_QUOTA_<FEED>` (`FEEDLINE_QUOTA_AIRKOREA=10000` for an operating key,
+/// `none` for no limit, `0` to allow no calls at all).
+public struct QuotaLimits: Sendable, Equatable {
+    /// Daily calls per API and key, by feed name; a feed absent here has no limit.
+    public var perSource: [String: Int]
+
+    public init(perSource: [String: Int]) { self.perSource = perSource }
+
+    /// data.go.kr development keys: 500 calls a day per API.
+    public static let defaults = QuotaLimits(perSource: ["airkorea": 500])
+
+    /// The daily limit of `source`, or nil for none.
+    public func limit(for source: String) -> Int? { perSource[source] }
+
+    /// `FEEDLINE_QUOTA_AIRKOREA` for `airkorea`: upper case, other characters as `_`.
+    public static func variableName(for source: String) -> String {
+        "FEEDLINE_QUOTA_" + String(source.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// The limits for `sources` from the environment over `defaults`. Throws a sentence naming
+    /// the variable when a value is neither a whole number ≥ 0 nor `none`.
+    public static func fromEnvironment(_ variables: [String: String], sources: [String], defaults: QuotaLimits = .defaults) throws -> QuotaLimits {
+        var limits = defaults
+        for source in sources {
+            let name = variableName(for: source)
+            guard let raw = variables[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { continue }
+            if ["none", "unlimited", "off"].contains(raw.lowercased()) {
+                limits.perSource[source] = nil
+            } else if let n = Int(raw), n >= 0 {
+                limits.perSource[source] = n
+            } else {
+                throw QuotaConfigurationError(message: "\(name) must be a whole number of calls per day (or none), not '\(raw)'.")
+            }
+        }
+        return limits
+    }
+}
+
+/// A quota setting in the environment is not usable.
+public struct QuotaConfigurationError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var message: String
+    public var description: String { message }
+}
+
+// MARK: - The ledger port
+
+/// Calls counted per scope and KST day, kept in the database so that every run, process and
+/// host writing to it shares one count. Implemented by Storage.
+public protocol QuotaLedger: Sendable {
+    /// Calls counted for `scope` on `day`.
+    func callsMade(_ scope: QuotaScope, on day: LocalDate) throws -> Int
+    /// Counts one call, atomically, unless `limit` calls were already counted: returns false
+    /// (and counts nothing) when the limit is reached. `limit` nil: always counts.
+    func reserveCall(_ scope: QuotaScope, on day: LocalDate, limit: Int?) throws -> Bool
+    /// Records that the API itself said the quota is used up: the count is raised to `limit`.
+    func markExhausted(_ scope: QuotaScope, on day: LocalDate, limit: Int) throws
+}
+
+// MARK: - Planning
+
+/// The quota position of one scope for a planned run.
+public struct QuotaCheck: Sendable, Equatable {
+    public var scope: QuotaScope
+    public var day: LocalDate
+    /// Calls allowed per day, nil for no limit.
+    public var limit: Int?
+    /// Calls already counted today.
+    public var used: Int
+    /// Calls the plan needs at least (every first page; further pages are not known in advance).
+    public var minimumCalls: Int
+
+    public init(scope: QuotaScope, day: LocalDate, limit: Int?, used: Int, minimumCalls: Int) {
+        self.scope = scope; self.day = day; self.limit = limit; self.used = used; self.minimumCalls = minimumCalls
+    }
+
+    /// Calls left today (nil: no limit).
+    public var remaining: Int? { limit.map { max(0, $0 - used) } }
+
+    /// Whether the minimum cost fits in what is left.
+    public var fits: Bool { remaining.map { minimumCalls <= $0 } ?? true }
+
+    /// `AIRKOREA_SERVICE_KEY on ArpltnInforInqireSvc (2024-03-06 KST): needs at least 18 calls; 490 of 500 used, 10 left`.
+    public var sentence: String {
+        var text = "\(scope) (\(day) KST): needs at least \(minimumCalls) call\(minimumCalls == 1 ? "" : "s")"
+        if let limit, let remaining {
+            text += "; \(used) of \(limit) used today, \(remaining) left"
+        } else {
+            text += "; \(used) used today, no limit set"
+        }
+        return text
+    }
+}
+
+/// Pure quota arithmetic: the minimum cost of a set of requests and whether it fits.
+public enum QuotaPlanner {
+    /// Each first-page request costs at least one call (paging stops at a short page, so the
+    /// real cost is known only while fetching). Requests without a scope (no key) cost nothing.
+    public static func minimumCalls(_ requests: [FeedRequest], scope: (FeedRequest) -> QuotaScope?) -> [QuotaScope: Int] {
+        var calls: [QuotaScope: Int] = [:]
+        for request in requests {
+            guard let s = scope(request) else { continue }
+            calls[s, default: 0] += 1
+        }
+        return calls
+    }
+
+    /// One check per scope, sorted by scope.
+    public static func check(_ minimum: [QuotaScope: Int], used: [QuotaScope: Int], limits: QuotaLimits, day: LocalDate) -> [QuotaCheck] {
+        minimum.keys.sorted().map { scope in
+            QuotaCheck(scope: scope, day: day, limit: limits.limit(for: scope.source), used: used[scope] ?? 0,
+                       minimumCalls: minimum[scope] ?? 0)
+        }
+    }
+
+    /// The error for a call refused because feedline's own count reached the limit. It carries
+    /// data.go.kr's daily-quota code (`22`) so the retry policy treats it like the API's own
+    /// answer: transient (a run after midnight KST will work), but not retried today.
+    public static func exhaustedError(_ scope: QuotaScope, day: LocalDate, limit: Int, request: FeedRequest) -> FeedError {
+        FeedError(.api(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"), .transient,
+                  "Not calling \(request.operation): feedline has counted \(limit) of the \(limit) calls a day allowed for \(scope) "
+                      + "on \(day) (KST); the quota resets at midnight KST (set \(QuotaLimits.variableName(for: scope.source)) if the key allows more).",
+                  context: request.displayURL)
+    }
+}

@@ -1,0 +1,121 @@
+import Domain
+import Foundation
+import GRDB
+import Pipeline
+
+// MARK: - Quota ledger
+
+/// The `api_call` table as a `QuotaLedger`: one row per feed API, key (variable + fingerprint)
+/// and KST day, counted with single statements so concurrent processes sharing a key never
+/// count past the limit together. The SQL is plain `INSERT … ON CONFLICT … RETURNING`, which
+/// PostgreSQL runs unchanged.
+extension SQLiteStore: QuotaLedger {
+    public func callsMade(_ scope: QuotaScope, on day: LocalDate) throws -> Int {
+        try pool.read { db in try Self.calls(db, scope, day) }
+    }
+
+    public func reserveCall(_ scope: QuotaScope, on day: LocalDate, limit: Int?) throws -> Bool {
+        try pool.write { db in
+            // The SELECT's WHERE keeps a limit of 0 from inserting; the UPDATE's WHERE stops at the
+            // limit. RETURNING yields a row only when a call was counted.
+            let counted = try Int.fetchOne(db, sql: """
+                INSERT INTO api_call (source, api, credential_variable, key_fingerprint, kst_date, calls)
+                SELECT ?, ?, ?, ?, ?, 1 WHERE ? IS NULL OR ? > 0
+                ON CONFLICT (source, api, credential_variable, key_fingerprint, kst_date)
+                DO UPDATE SET calls = api_call.calls + 1 WHERE ? IS NULL OR api_call.calls < ?
+                RETURNING calls
+                """, arguments: StatementArguments(Self.key(scope, day) + [limit, limit, limit, limit]))
+            return counted != nil
+        }
+    }
+
+    public func markExhausted(_ scope: QuotaScope, on day: LocalDate, limit: Int) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO api_call (source, api, credential_variable, key_fingerprint, kst_date, calls)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (source, api, credential_variable, key_fingerprint, kst_date)
+                DO UPDATE SET calls = max(api_call.calls, excluded.calls)
+                """, arguments: StatementArguments(Self.key(scope, day) + [max(0, limit)]))
+        }
+    }
+
+    /// Calls counted per scope on `day`, for `scopes`.
+    public func callsMade(_ scopes: [QuotaScope], on day: LocalDate) throws -> [QuotaScope: Int] {
+        try pool.read { db in try Self.calls(db, scopes, day) }
+    }
+
+    /// Calls counted per scope on `day` in the database at `path`, read without creating or
+    /// migrating anything: 0 for every scope when the file or the table does not exist yet
+    /// (what `feedline run --dry-run` needs).
+    public static func callsMade(inDatabaseAt path: String, _ scopes: [QuotaScope], on day: LocalDate) throws -> [QuotaScope: Int] {
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        return try queue.read { db in
+            guard try db.tableExists("api_call") else { return [:] }
+            return try calls(db, scopes, day)
+        }
+    }
+
+    static func calls(_ db: Database, _ scopes: [QuotaScope], _ day: LocalDate) throws -> [QuotaScope: Int] {
+        var out: [QuotaScope: Int] = [:]
+        for scope in scopes { out[scope] = try calls(db, scope, day) }
+        return out
+    }
+
+    static func calls(_ db: Database, _ scope: QuotaScope, _ day: LocalDate) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT calls FROM api_call
+            WHERE source = ? AND api = ? AND credential_variable = ? AND key_fingerprint = ? AND kst_date = ?
+            """, arguments: StatementArguments(key(scope, day))) ?? 0
+    }
+
+    private static func key(_ scope: QuotaScope, _ day: LocalDate) -> [DatabaseValueConvertible?] {
+        [scope.source, scope.api, scope.credentialVariable, scope.keyFingerprint, day.description]
+    }
+}
+
+// MARK: - Completeness (for backfill)
+
+extension SQLiteStore {
+    /// Which hours each station has, per KST day, from the `measurement_completeness` view:
+    /// bit `h` of a mask is set when the hour starting at h:00 KST has a row. Days without any
+    /// row are absent (no hours).
+    public func hoursPresent(stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
+        try pool.read { db in try Self.hoursPresent(db, stations: stations, from: from, through: through) }
+    }
+
+    /// The same, read without creating or migrating anything: no hours when the file or the
+    /// view does not exist yet (for `feedline backfill --dry-run`).
+    public static func hoursPresent(inDatabaseAt path: String, stations: [String], from: LocalDate,
+                                    through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        return try queue.read { db in
+            guard try db.viewExists("measurement_completeness") else { return [:] }
+            return try hoursPresent(db, stations: stations, from: from, through: through)
+        }
+    }
+
+    static func hoursPresent(_ db: Database, stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
+        guard !stations.isEmpty else { return [:] }
+        let marks = stations.map { _ in "?" }.joined(separator: ", ")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT station_name, kst_date, hours_mask FROM measurement_completeness
+            WHERE kst_date BETWEEN ? AND ? AND station_name IN (\(marks))
+            """, arguments: StatementArguments([from.description, through.description] + stations))
+        var out: [String: [LocalDate: UInt32]] = [:]
+        for row in rows {
+            guard let day = LocalDate(iso: row["kst_date"] as String) else { continue }
+            let mask: Int64 = row["hours_mask"]
+            out[row["station_name"], default: [:]][day] = UInt32(truncatingIfNeeded: mask)
+        }
+        return out
+    }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+// MARK: - Values
+
+/// One value read from SQLite, in its storage class. Produced by `ReadOnlyDatabase`, consumed by
+/// `feedline query`'s formatters and by the report, so neither sees GRDB types.
+public enum SQLValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// The value as a Double when it is a number (integer or real); nil otherwise.
+    public var number: Double? {
+        switch self {
+        case .integer(let i): Double(i)
+        case .real(let d): d
+        default: nil
+        }
+    }
+
+    /// The value as text when it is text; nil otherwise.
+    public var text: String? {
+        if case .text(let s) = self { return s }
+        return nil
+    }
+
+    /// The value as an integer when it is an integer (or a whole real); nil otherwise.
+    public var integer: Int? {
+        switch self {
+        case .integer(let i): Int(exactly: i)
+        case .real(let d): Int(exactly: d)
+        default: nil
+        }
+    }
+
+    /// True for NULL.
+    public var isNull: Bool { self == .null }
+
+    /// Reads a command-line value: `null` (any case) → NULL; an integer or decimal written in its
+    /// canonical form (`3`, `-12`, `2.5`) → a number; anything else (`007`, `서울`, `2024-03-06`) → text.
+    public init(parameter text: String) {
+        if text.lowercased() == "null" { self = .null; return }
+        if let i = Int64(text), String(i) == text { self = .integer(i); return }
+        if text.contains("."), !text.hasPrefix("."), !text.hasSuffix("."), let d = Double(text), d.isFinite,
+           text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) {
+            self = .real(d)
+            return
+        }
+        self = .text(text)
+    }
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let b): self = .blob(b)
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let i): i.databaseValue
+        case .real(let d): d.databaseValue
+        case .text(let s): s.databaseValue
+        case .blob(let b): b.databaseValue
+        }
+    }
+}
+
+// MARK: - Errors
+
+/// Why a read-only query was not run or did not finish. Reads as a sentence.
+public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// The database file does not exist.
+        case noDatabase
+        /// The statement would write, attach, change a setting, or there is more than one.
+        case refused
+        /// A `:name` parameter has no value.
+        case missingParameter(String)
+        /// SQLite rejected or failed the statement (syntax, unknown table…).
+        case sqlite
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+// MARK: - The read-only connection
+
+/// A read-only connection to the feedline database, for `feedline query`, reports and status.
+///
+/// Opened with `SQLITE_OPEN_READONLY` (GRDB `Configuration.readonly`) and `PRAGMA query_only`, so
+/// nothing it runs can change the file; in WAL mode it reads a consistent snapshot and neither
+/// blocks a running load nor is blocked by it. It never creates the file and never migrates.
+public final class ReadOnlyDatabase: @unchecked Sendable {
+    /// `@unchecked Sendable`: GRDB's queue serialises every access.
+    private let queue: DatabaseQueue
+    public let path: String
+
+    /// Statements whose first keyword is one of these may run (then SQLite must also call them read-only).
+    static let allowedFirstKeywords: Set<String> = ["SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"]
+
+    /// Pragmas that may take an argument and only read.
+    static let readingPragmas: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+        "foreign_key_check", "integrity_check", "quick_check", "function_list", "pragma_list", "module_list",
+        "collation_list", "database_list", "compile_options",
+    ]
+
+    /// Opens `path` read-only; throws `.noDatabase` when the file is missing (it is never created).
+    public init(path: String, busyTimeout: TimeInterval = 5) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ReadOnlyQueryError(.noDatabase, "No database at \(path); run `feedline run` first (or pass --db PATH).")
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "feedline.readonly"
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        do {
+            self.queue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw ReadOnlyQueryError(.sqlite, "Cannot open \(path) read-only: \(Self.describe(error)).")
+        }
+        self.path = path
+    }
+
+    // MARK: Schema
+
+    /// Migrations this version of feedline knows that the file has not had applied (their views and
+    /// tables are missing until any read-write command, such as `feedline run`, upgrades it).
+    public func pendingMigrations() throws -> [String] {
+        try read { db in
+            let applied = try FeedlineMigrations.migrator.appliedIdentifiers(db)
+            return FeedlineMigrations.migrator.migrations.filter { !applied.contains($0) }
+        }
+    }
+
+    /// True when a table or view called `name` exists.
+    public func hasTable(_ name: String) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?)",
+                              arguments: [name]) ?? false
+        }
+    }
+
+    /// The column names of table or view `name`, in order; empty when it does not exist.
+    public func columns(of name: String) throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name]) }
+    }
+
+    // MARK: Queries
+
+    /// Checks that `sql` is exactly one statement and would only read, without running it; returns
+    /// the `:name` parameters it uses.
+    @discardableResult
+    public func check(sql: String) throws -> [String] {
+        try read { db in try Self.prepareOne(db, sql: sql).names }
+    }
+
+    /// Runs one read-only statement with named parameters, streaming: `columns` is called once
+    /// with the column names, then `row` once per row (values in column order).
+    ///
+    /// Refuses, without running it, anything that is not exactly one statement, that SQLite says
+    /// would write (`sqlite3_stmt_readonly`), that attaches or detaches a database, or that sets a
+    /// pragma. A `:name` with no value in `parameters` is an error naming it.
+    public func run(sql: String, parameters: [String: SQLValue] = [:],
+                    columns: ([String]) throws -> Void, row: ([SQLValue]) throws -> Void) throws {
+        try read { db in
+            let (statement, names) = try Self.prepareOne(db, sql: sql)
+            if let missing = names.first(where: { parameters[$0] == nil }) {
+                throw ReadOnlyQueryError(.missingParameter(missing), "The query uses :\(missing) but no value was given; pass --param \(missing)=VALUE.")
+            }
+            let arguments = StatementArguments(Dictionary(uniqueKeysWithValues: names.map { ($0, parameters[$0]!.databaseValue) }))
+            do {
+                try statement.setArguments(arguments)
+                try columns(statement.columnNames)
+                let cursor = try Row.fetchCursor(statement)
+                while let r = try cursor.next() {
+                    try row(r.databaseValues.map(SQLValue.init))
+                }
+            } catch let error as DatabaseError {
+                throw ReadOnlyQueryError(.sqlite, Self.describe(error))
+            }
+        }
+    }
+
+    /// Runs one read-only statement and returns every row (for small results).
+    public func fetchAll(sql: String, parameters: [String: SQLValue] = [:]) throws -> (columns: [String], rows: [[SQLValue]]) {
+        var names: [String] = []
+        var rows: [[SQLValue]] = []
+        try run(sql: sql, parameters: parameters, columns: { names = $0 }, row: { rows.append($0) })
+        return (names, rows)
+    }
+
+    // MARK: Internals
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.read(body)
+        } catch let error as ReadOnlyQueryError {
+            throw error
+        } catch let error as DatabaseError {
+            throw ReadOnlyQueryError(.sqlite, Self.describe(error))
+        }
+    }
+
+    /// Prepares the only statement of `sql` and checks it reads; returns it with its `:name`s.
+    static func prepareOne(_ db: Database, sql: String) throws -> (statement: Statement, names: [String]) {
+        let statements = try db.allStatements(sql: sql)
+        let statement: Statement
+        do {
+            guard let first = try statements.next() else {
+                throw ReadOnlyQueryError(.refused, "The query is empty.")
+            }
+            statement = first
+        } catch let error as DatabaseError {
+            throw ReadOnlyQueryError(.sqlite, describe(error))
+        }
+        let more: Bool
+        do { more = try statements.next() != nil } catch { more = true }
+        if more {
+            throw ReadOnlyQueryError(.refused, "Refused: only one SQL statement per query (found more after the first ';').")
+        }
+        let keyword = firstKeyword(of: sql)
+        if keyword == "ATTACH" || keyword == "DETACH" {
+            throw ReadOnlyQueryError(.refused, "Refused: feedline query does not \(keyword.lowercased()) databases; it reads only the feedline database.")
+        }
+        guard statement.isReadonly else {
+            throw ReadOnlyQueryError(.refused, "Refused: feedline query is read-only and this \(keyword.isEmpty ? "statement" : keyword) statement would change the database. Nothing was run.")
+        }
+        guard allowedFirstKeywords.contains(keyword) else {
+            throw ReadOnlyQueryError(.refused, "Refused: feedline query runs SELECT, WITH, VALUES, EXPLAIN and reading PRAGMA statements, not \(keyword.isEmpty ? "this statement" : keyword).")
+        }
+        if keyword == "PRAGMA", let refusal = pragmaRefusal(sql) {
+            throw ReadOnlyQueryError(.refused, refusal)
+        }
+        let names = statement.parameterNames
+        if names.contains(where: { $0.isEmpty }) {
+            throw ReadOnlyQueryError(.refused, "Positional parameters (?) are not supported; name them (:name) and pass --param name=VALUE.")
+        }
+        return (statement, names.filter { !$0.isEmpty }.uniqued())
+    }
+
+    /// A refusal for a pragma that would set something; nil for a reading pragma.
+    static func pragmaRefusal(_ sql: String) -> String? {
+        let body = stripLeadingComments(sql).dropFirst("PRAGMA".count)
+        let compact = body.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
+        var name = compact.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        if let dot = name.lastIndex(of: ".") { name = name[name.index(after: dot)...] }
+        let rest = compact.dropFirst(compact.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.count)
+            .trimmingCharacters(in: .whitespaces)
+        if rest.hasPrefix("=") {
+            return "Refused: feedline query does not change settings (PRAGMA \(name) = …). Nothing was run."
+        }
+        if rest.hasPrefix("("), !readingPragmas.contains(name.lowercased()) {
+            return "Refused: PRAGMA \(name)(…) may change a setting; feedline query allows only reading pragmas with an argument (\(readingPragmas.sorted().joined(separator: ", ")))."
+        }
+        return nil
+    }
+
+    /// The first keyword of `sql`, upper-cased, after white space and comments.
+    static func firstKeyword(of sql: String) -> String {
+        String(stripLeadingComments(sql).prefix { $0.isLetter }).uppercased()
+    }
+
+    static func stripLeadingComments(_ sql: String) -> Substring {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("--") {
+                rest = rest.drop { $0 != "\n" }
+            } else if rest.hasPrefix("/*") {
+                if let end = rest.range(of: "*/") { rest = rest[end.upperBound...] } else { return "" }
+            } else {
+                return rest
+            }
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        let message = error.message ?? "\(error.resultCode)"
+        if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return "the database was busy for too long (\(message)); try again"
+        }
+        if error.extendedResultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_READONLY {
+            return "Refused: the database is open read-only (\(message))"
+        }
+        return "SQLite: \(message)"
+    }
+}
+
+// MARK: - Helpers
+
+extension Statement {
+    /// The statement's parameter names without their `:`/`@`/`$` prefix, one per parameter
+    /// slot; "" for a positional `?`.
+    var parameterNames: [String] {
+        let count = sqlite3_bind_parameter_count(sqliteStatement)
+        guard count > 0 else { return [] }
+        return (1...count).map { index in
+            guard let name = sqlite3_bind_parameter_name(sqliteStatement, index) else { return "" }
+            return String(String(cString: name).dropFirst())
+        }
+    }
+}
+
+extension Array where Element: Hashable {
+    fileprivate func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,153 @@
+import App
+import Foundation
+import Storage
+import Testing
+import TestSupport
+
+@Suite("Schedule: crontab, systemd units and status")
+struct ScheduleCrontabStatusTests {
+    let renderer = CrontabRenderer(executable: "/opt/feedline/bin/feedline", repository: "/srv/feedline",
+                                   database: "/srv/feedline/Data/feedline.sqlite", logDirectory: "/var/log/feedline")
+
+    func writeZonedPipelines(_ env: TestEnvironment) throws -> URL {
+        _ = try env.writeScheduledPipelines(seoul: "20 * * * *", stations: "0 3 * * MON")
+        _ = try env.writePipeline("ny-forecast", """
+            source: airkorea
+            operation: forecast
+            parameters:
+              searchDate: "{today}"
+            schedule: "30 2 * * *"
+            timezone: America/New_York
+            catch_up: all
+            """)
+        return try env.writePipeline("unscheduled", """
+            source: airkorea
+            operation: stations
+            """)
+    }
+
+    @Test("crontab: CRON_TZ per zone, then `MIN HOUR DOM MON DOW cd REPO && feedline run NAME --live --db PATH >>log 2>&1`")
+    func crontabLines() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try writeZonedPipelines(env)
+        let status = env.feedline.crontab(paths: env.paths(pipelines: pipelines), renderer: renderer, systemd: false)
+        #expect(status == .success)
+        let lines = env.out.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let body = lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(body == [
+            "CRON_TZ=America/New_York",
+            "30 2 * * * cd /srv/feedline && /opt/feedline/bin/feedline run ny-forecast --live --db /srv/feedline/Data/feedline.sqlite >>/var/log/feedline/ny-forecast.log 2>&1",
+            "CRON_TZ=Asia/Seoul",
+            "20 * * * * cd /srv/feedline && /opt/feedline/bin/feedline run sched-seoul --live --db /srv/feedline/Data/feedline.sqlite >>/var/log/feedline/sched-seoul.log 2>&1",
+            "0 3 * * MON cd /srv/feedline && /opt/feedline/bin/feedline run sched-stations --live --db /srv/feedline/Data/feedline.sqlite >>/var/log/feedline/sched-stations.log 2>&1",
+        ])
+        #expect(lines.contains("# ny-forecast: catch_up: all is not translatable to cron (cron never runs missed slots); use `feedline schedule` for it."))
+        #expect(lines.contains { $0.hasPrefix("# unscheduled: no schedule") })
+    }
+
+    @Test("crontab quotes paths for the shell and escapes % (cron's newline)")
+    func crontabQuoting() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        _ = try env.writeScheduledPipelines()
+        let odd = CrontabRenderer(executable: "/opt/my tools/feedline", repository: "/srv/it's here", database: "/data/100%.sqlite", logDirectory: "/var/log")
+        _ = env.feedline.crontab(paths: env.paths(pipelines: env.dir.path("Pipelines")), renderer: odd, systemd: false)
+        #expect(env.out.text.contains(#"cd '/srv/it'\''s here' && '/opt/my tools/feedline' run sched-seoul --live --db '/data/100\%.sqlite' >>/var/log/sched-seoul.log 2>&1"#))
+    }
+
+    @Test("--systemd: a service + timer per pipeline, OnCalendar from the cron fields, comments where cron and systemd differ")
+    func systemdUnits() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try writeZonedPipelines(env)
+        let status = env.feedline.crontab(paths: env.paths(pipelines: pipelines), renderer: renderer, systemd: true)
+        #expect(status == .success)
+        let text = env.out.text
+        for unit in ["sched-seoul", "sched-stations", "ny-forecast"] {
+            #expect(text.contains("# ---- feedline-\(unit).service ----"))
+            #expect(text.contains("# ---- feedline-\(unit).timer ----"))
+            #expect(text.contains("ExecStart=/opt/feedline/bin/feedline run \(unit) --live --db /srv/feedline/Data/feedline.sqlite"))
+            #expect(text.contains("Unit=feedline-\(unit).service"))
+        }
+        #expect(!text.contains("feedline-unscheduled.timer"))
+        #expect(text.contains("OnCalendar=*-*-* *:20:00 Asia/Seoul"))
+        #expect(text.contains("OnCalendar=Mon *-*-* 03:00:00 Asia/Seoul"))
+        #expect(text.contains("OnCalendar=*-*-* 02:30:00 America/New_York"))
+        #expect(text.contains("SuccessExitStatus=75"))
+        #expect(text.contains("# catch_up: all is not translatable: Persistent=true runs a missed timer once"))
+        #expect(text.contains("# America/New_York has daylight saving time"))
+        #expect(!text.contains("# Asia/Seoul has daylight saving time"))
+    }
+
+    @Test("the bundled pipelines all render, so cron and the built-in scheduler share them")
+    func bundledPipelinesRender() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        #expect(env.feedline.crontab(paths: env.paths(), renderer: renderer, systemd: false) == .success, "\(env.err.text)")
+        #expect(env.out.text.contains("20 * * * * cd /srv/feedline && /opt/feedline/bin/feedline run airkorea-seoul --live"))
+        #expect(env.out.text.contains("CRON_TZ=Asia/Seoul"))
+    }
+
+    @Test("an invalid cron expression in a pipeline file is reported with its file, field and token")
+    func invalidScheduleIsNamed() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "0 25 * * *")
+        #expect(env.feedline.listPipelines(paths: env.paths(pipelines: pipelines)) == .configuration)
+        #expect(env.err.text.contains("error: Pipelines/sched-seoul.yaml: field 'schedule': hour field: '25' is out of range 0–23."))
+    }
+
+    @Test("status: last run, rows, diagnostics, newest data age, stale sources, next fire time and lock holder")
+    func status() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "20 * * * *", stations: "0 3 * * MON")
+        let paths = env.paths(pipelines: pipelines)
+        // Both ran at 06:00; an hour later, the hourly one is still fresh, then it goes stale.
+        let clock = FakeClock(instant("2024-03-06T06:00:00Z"))
+        #expect(await Feedline(environment: env.environment(clock: clock)).run(names: [], source: .fixtures, paths: paths) == .success)
+        let store = try SQLiteStore(path: env.database.path)
+        let me = RunLockSettings.live
+        _ = try store.acquireRunLock(pipeline: "sched-stations", holder: "x", pid: me.pid, now: instant("2024-03-06T06:30:00Z"),
+                                     staleness: RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true }))
+
+        clock.set(instant("2024-03-06T06:40:00Z"))
+        let out = TextSink()
+        var e = env.environment(clock: clock)
+        e.output = { out.append($0) }
+        #expect(Feedline(environment: e).status(paths: paths, json: true) == .success)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: json.map { ($0["pipeline"] as! String, $0) })
+        let seoul = try #require(byName["sched-seoul"])
+        let lastRun = try #require(seoul["last_run"] as? [String: Any])
+        #expect(lastRun["status"] as? String == "succeeded")
+        #expect((lastRun["rows_inserted"] as? Int ?? 0) > 0)
+        #expect(lastRun["diagnostics"] is Int)
+        #expect(seoul["next_fire_at"] as? String == "2024-03-06T07:20:00Z")
+        #expect(seoul["newest_data_at"] is String)
+        #expect(seoul["lock"] is NSNull)
+        let stations = try #require(byName["sched-stations"])
+        #expect(stations["next_fire_at"] as? String == "2024-03-10T18:00:00Z")  // Monday 03:00 KST
+        #expect(stations["stale"] as? Bool == false)
+        let lock = try #require(stations["lock"] as? [String: Any])
+        #expect(lock["pid"] as? Int == Int(me.pid))
+        #expect(lock["acquired_at"] as? String == "2024-03-06T06:30:00Z")
+
+        // Three days later nothing has run: the hourly source is stale, the weekly one is not.
+        clock.set(instant("2024-03-09T06:40:00Z"))
+        let table = TextSink()
+        e.output = { table.append($0) }
+        #expect(Feedline(environment: e).status(paths: paths, json: false) == .success)
+        let lines = table.text.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("PIPELINE") == true)
+        let seoulLine = try #require(lines.first { $0.hasPrefix("sched-seoul ") })
+        #expect(seoulLine.contains("STALE"))
+        #expect(seoulLine.contains("2024-03-06T06:00:00Z"))
+        #expect(seoulLine.contains("succeeded (fixtures)"))
+        let stationsLine = try #require(lines.first { $0.hasPrefix("sched-stations ") })
+        #expect(!stationsLine.contains("STALE"))
+        #expect(stationsLine.contains("pid \(me.pid)@\(me.host) since 2024-03-06T06:30:00Z"))
+        #expect(lines.last == "stale: sched-seoul (newest data older than twice the schedule interval, or never loaded)")
+    }
+}

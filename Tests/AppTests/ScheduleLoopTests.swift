@@ -1,0 +1,172 @@
+import App
+import Foundation
+import Storage
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `feedline schedule`'s loop with a fake clock and a sleeper that moves it: fixture pipelines
+/// run at their fire times through `Feedline.run`, and a simulated signal stops the loop.
+@Suite("Schedule: the scheduler loop", .serialized)
+struct ScheduleLoopTests {
+    /// A sleeper that jumps the clock to the wake-up time, or "receives SIGTERM" instead of
+    /// sleeping past `stopAt`. It records every wake-up asked for.
+    final class FakeSleeper: @unchecked Sendable {
+        let clock: FakeClock
+        let stopAt: Date
+        private let lock = NSLock()
+        private(set) var wakeUps: [Date] = []
+        init(clock: FakeClock, stopAt: Date) { self.clock = clock; self.stopAt = stopAt }
+
+        var sleeper: Sleeper {
+            Sleeper { until, stop in
+                self.lock.withLock { self.wakeUps.append(until) }
+                if until > self.stopAt { stop.request("SIGTERM (simulated)"); return }
+                self.clock.set(until)
+            }
+        }
+    }
+
+    @Test("runs fixture pipelines at their fire times, writes the ledger and stops on a simulated SIGTERM")
+    func runsAtFireTimes() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines()
+        let clock = FakeClock(instant("2024-03-06T06:00:10Z"))
+        let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T08:00:00Z"))
+        let feedline = Feedline(environment: env.environment(clock: clock))
+
+        let status = await feedline.schedule(names: [], source: .fixtures, paths: env.paths(pipelines: pipelines),
+                                             sleeper: sleeper.sleeper, stop: StopSignal())
+
+        #expect(status == .success)
+        // Every run started exactly at its slot (the fake clock only moves while sleeping).
+        #expect(try env.rows("SELECT pipeline, started_at, status, mode FROM run ORDER BY id") == [
+            ["sched-seoul", "2024-03-06T06:30:00Z", "succeeded", "fixtures"],
+            ["sched-seoul", "2024-03-06T07:00:00Z", "succeeded", "fixtures"],
+            ["sched-stations", "2024-03-06T07:00:00Z", "succeeded", "fixtures"],
+            ["sched-seoul", "2024-03-06T07:30:00Z", "succeeded", "fixtures"],
+            ["sched-seoul", "2024-03-06T08:00:00Z", "succeeded", "fixtures"],
+            ["sched-stations", "2024-03-06T08:00:00Z", "succeeded", "fixtures"],
+        ])
+        #expect(try env.count("SELECT count(*) FROM measurement") > 0)
+        #expect(try env.count("SELECT count(*) FROM station") > 0)
+        #expect(try env.count("SELECT count(*) FROM run_lock") == 0, "every lock was released")
+        // It slept until each next fire time, never for nothing.
+        #expect(sleeper.wakeUps.map(iso8601) == ["2024-03-06T06:30:00Z", "2024-03-06T07:00:00Z", "2024-03-06T07:30:00Z",
+                                                 "2024-03-06T08:00:00Z", "2024-03-06T08:30:00Z"])
+        #expect(env.out.text.contains("feedline schedule: 2 pipelines (fixtures)"))
+        #expect(env.out.text.contains("sched-seoul\tnext 2024-03-06 15:30 Asia/Seoul (2024-03-06T06:30:00Z)"))
+        #expect(env.out.text.contains("stopped on SIGTERM (simulated) after 6 runs."))
+    }
+
+    @Test("after downtime it catches up from the ledger: latest runs once, all runs each missed slot")
+    func catchesUpFromTheLedger() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", seoulCatchUp: "latest", stations: "0 * * * *", stationsCatchUp: "all")
+        let paths = env.paths(pipelines: pipelines)
+        // Both last ran at 03:00 (a plain `feedline run`, same ledger).
+        let clock = FakeClock(instant("2024-03-06T03:00:05Z"))
+        #expect(await Feedline(environment: env.environment(clock: clock)).run(names: ["sched-seoul", "sched-stations"], source: .fixtures, paths: paths) == .success)
+
+        // The scheduler comes back at 06:10: 04:00, 05:00 and 06:00 were missed.
+        clock.set(instant("2024-03-06T06:10:00Z"))
+        let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T06:30:00Z"))
+        let status = await Feedline(environment: env.environment(clock: clock))
+            .schedule(names: [], source: .fixtures, paths: paths, sleeper: sleeper.sleeper, stop: StopSignal())
+        #expect(status == .success)
+        #expect(try env.count("SELECT count(*) FROM run WHERE pipeline = 'sched-seoul' AND started_at > '2024-03-06T04'") == 1)
+        #expect(try env.count("SELECT count(*) FROM run WHERE pipeline = 'sched-stations' AND started_at > '2024-03-06T04'") == 3)
+        #expect(try env.count("SELECT count(*) FROM run WHERE status <> 'succeeded'") == 0)
+        #expect(env.logs.text.contains("schedule.skipped_slots=2"), "latest says it folded two older slots into one run")
+        #expect(sleeper.wakeUps.map(iso8601) == ["2024-03-06T07:00:00Z"])
+    }
+
+    @Test("a stop requested while a run is loading lets that run commit, starts nothing more and exits 0")
+    func stopDuringARunFinishesIt() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", stations: "0 * * * *")
+        let clock = FakeClock(instant("2024-03-06T05:59:00Z"))
+        let stop = StopSignal()
+        // The "signal" arrives the moment the first payload is being loaded.
+        let feedline = Feedline(environment: env.environment(clock: clock) { line in
+            if line.contains("loaded payload") { stop.request("SIGTERM (simulated, mid-run)") }
+        })
+        let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-07T00:00:00Z"))
+        let status = await feedline.schedule(names: [], source: .fixtures, paths: env.paths(pipelines: pipelines),
+                                             sleeper: sleeper.sleeper, stop: stop)
+        #expect(status == .success)
+        // Both pipelines were due at 06:00; only the one in hand ran, and it committed whole.
+        #expect(try env.rows("SELECT pipeline, status FROM run") == [["sched-seoul", "succeeded"]])
+        #expect(try env.count("SELECT rows_inserted FROM run") > 0)
+        #expect(try env.count("SELECT count(*) FROM measurement") > 0)
+        #expect(try env.count("SELECT count(*) FROM run_lock") == 0)
+        #expect(env.out.text.contains("stopped on SIGTERM (simulated, mid-run) after 1 run."))
+    }
+
+    @Test("a scheduled run whose pipeline is locked by a live process is skipped with exit 75, and the loop goes on")
+    func lockedPipelineIsSkipped() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", stations: "30 * * * *")
+        let store = try SQLiteStore(path: env.database.path)
+        let me = RunLockSettings.live
+        _ = try store.acquireRunLock(pipeline: "sched-seoul", holder: "someone-else", pid: me.pid, now: instant("2024-03-06T05:58:30Z"),
+                                     staleness: RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true }))
+        let clock = FakeClock(instant("2024-03-06T05:59:00Z"))
+        let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T06:45:00Z"))
+        let status = await Feedline(environment: env.environment(clock: clock))
+            .schedule(names: [], source: .fixtures, paths: env.paths(pipelines: pipelines), sleeper: sleeper.sleeper, stop: StopSignal())
+        #expect(status == .success)
+        #expect(try env.rows("SELECT pipeline FROM run") == [["sched-stations"]])
+        #expect(env.err.text.contains("error: pipeline sched-seoul is already running (pid \(me.pid) since 2024-03-06T05:58:30Z); try again later."))
+        #expect(env.logs.text.contains("run.exit_status=75"))
+    }
+
+    @Test("SIGUSR2 through a DispatchSource signal source becomes a stop request, without killing the process")
+    func realSignalRequestsStop() async throws {
+        let stop = StopSignal()
+        let stopper = SignalStopper(signals: [SIGUSR2], stop: stop)
+        defer { stopper.cancel() }
+        kill(getpid(), SIGUSR2)
+        let sleeper = Sleeper.live(clock: { Date() }, maximumNap: 10)
+        let started = Date()
+        await sleeper.sleep(Date().addingTimeInterval(10), stop)  // returns early on the stop request
+        #expect(stop.requestedBy == "SIGUSR2")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("the live sleeper wakes at the deadline when nothing stops it")
+    func liveSleeperWakesUp() async {
+        let stop = StopSignal()
+        let started = Date()
+        await Sleeper.live(clock: { Date() }).sleep(Date().addingTimeInterval(0.3), stop)
+        let slept = Date().timeIntervalSince(started)
+        #expect(slept >= 0.25 && slept < 5)
+        #expect(!stop.isRequested)
+    }
+
+    @Test("`schedule --next` lists upcoming fire times in each pipeline's zone")
+    func printsUpcoming() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines()
+        let status = env.feedline.printUpcoming(names: ["sched-stations"], paths: env.paths(pipelines: pipelines), count: 2)
+        #expect(status == .success)
+        #expect(env.out.text == """
+            sched-stations\t0 * * * *\tAsia/Seoul\tcatch_up: all
+              2024-03-06 16:00 Asia/Seoul (2024-03-06T07:00:00Z)
+              2024-03-06 17:00 Asia/Seoul (2024-03-06T08:00:00Z)
+            """)
+    }
+}
+
+func iso8601(_ date: Date) -> String {
+    let f = ISO8601DateFormatter()
+    f.timeZone = TimeZone(identifier: "UTC")
+    return f.string(from: date)
+}

@@ -1,0 +1,219 @@
+import AirKorea
+import App
+import Foundation
+import Testing
+import TestSupport
+
+/// The fault matrix: a live run over real HTTP (127.0.0.1) into a real SQLite file, with one
+/// fault on page 2 of 3. For each fault the run either completes correctly or fails with one
+/// clear line; a failed run leaves every table but the ledger (`run`, `diagnostic`, and the
+/// quota counter `api_call`, whose calls really happened) exactly as it was; a re-run once the
+/// fault clears gives the same content as a run that never saw it; and the sentinel key
+/// appears nowhere — output, logs, archive, database.
+@Suite struct FaultMatrixTests {
+    /// What a fault should lead to.
+    enum Outcome: Sendable {
+        /// The run succeeds and loads exactly what a clean run loads.
+        case completesClean
+        /// The run succeeds with what the server really sent (these stations), no duplicates.
+        case completesWith(stations: [String])
+        /// The run fails with this exit status after this many requests for page 2, saying all of `says`.
+        case fails(App.ExitStatus, attempts: Int, says: [String])
+    }
+
+    struct Fault: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// The reply to page 2's `attempt`-th request (1-based) while the fault is on; nil = the clean page.
+        var reply: @Sendable (_ attempt: Int) -> FaultServer.Reply?
+        var outcome: Outcome
+        /// URLSession's idle timeout for this case (seconds).
+        var timeout: TimeInterval = 5
+        var variables: [String: String] = [:]
+        /// The re-run happens the next KST day (after a daily-quota error).
+        var rerunNextDay = false
+        /// Provenance (the `payload` index, `payload_sha256`) legitimately differs from a clean run
+        /// because the server sent different bytes; values must still match.
+        var provenanceDiffers = false
+        var testDescription: String { name }
+    }
+
+    static func xml(_ status: Int, _ body: Data, type: String = "text/xml") -> FaultServer.Reply {
+        .respond(status: status, contentType: type, body: body)
+    }
+
+    static let page2 = Pages.clean(2)
+    static let gateway22 = AirKoreaPages.gatewayError(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR")
+    static let gateway23 = AirKoreaPages.gatewayError(code: "23", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_PER_SECOND_EXCEEDS_ERROR")
+    static let gateway30 = AirKoreaPages.gatewayError(code: "30", name: "SERVICE_KEY_IS_NOT_REGISTERED_ERROR")
+
+    static let faults: [Fault] = [
+        // Transient and persistent: retried (3 attempts in these tests), then exit 75.
+        Fault(name: "HTTP 500", reply: { _ in xml(500, Data("oops".utf8), type: "text/plain") },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 500", "Gave up after 3 attempts"])),
+        Fault(name: "HTTP 502", reply: { _ in xml(502, Data("<html>bad gateway</html>".utf8), type: "text/html") },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 502"])),
+        Fault(name: "HTTP 503", reply: { _ in xml(503, Data("busy".utf8), type: "text/plain") },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 503"])),
+        Fault(name: "HTTP 429", reply: { _ in xml(429, Data("slow down".utf8), type: "text/plain") },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 429", "too many requests"])),
+        Fault(name: "connection reset", reply: { _ in .reset },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["request failed"])),
+        Fault(name: "timeout", reply: { _ in .stall(seconds: 4) },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["timed out"]), timeout: 0.5),
+        Fault(name: "slow drip", reply: { _ in .drip(status: 200, contentType: "text/xml", body: page2, chunk: 8, interval: 0.1) },
+              outcome: .fails(.temporaryFailure, attempts: 2, says: ["request failed"]), timeout: 0.5,
+              variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"]),
+        Fault(name: "truncated body (Content-Length)", reply: { _ in .truncated(status: 200, contentType: "text/xml", body: page2, bytes: page2.count / 2) },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["request failed"])),
+        Fault(name: "empty body", reply: { _ in xml(200, Data()) },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["empty body"])),
+        Fault(name: "API 23 per-second rate", reply: { _ in xml(200, gateway23) },
+              outcome: .fails(.temporaryFailure, attempts: 3, says: ["23", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_PER_SECOND_EXCEEDS_ERROR"])),
+        // The daily quota: transient, but not retried within the run.
+        Fault(name: "API 22 daily quota", reply: { _ in xml(200, gateway22) },
+              outcome: .fails(.temporaryFailure, attempts: 1, says: ["22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", "midnight KST"]),
+              rerunNextDay: true),
+        // Terminal: one attempt, exit 1.
+        Fault(name: "API 30 key not registered", reply: { _ in xml(200, gateway30) },
+              outcome: .fails(.failure, attempts: 1, says: ["30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR"])),
+        Fault(name: "truncated body (no Content-Length)", reply: { _ in .closeDelimited(status: 200, contentType: "text/xml", body: page2, bytes: page2.count / 2) },
+              outcome: .fails(.failure, attempts: 1, says: ["truncated"])),
+        Fault(name: "malformed XML", reply: { _ in xml(200, Data("<response><header><resultCode>00</resultCode></header><body><items><item><stationName>X</stationName></itm></items></body></response>".utf8)) },
+              outcome: .fails(.failure, attempts: 1, says: ["not well-formed"])),
+        Fault(name: "malformed JSON", reply: { _ in xml(200, Data("{\"response\":{\"body\":{\"items\":[{\"stationName\":\"X\",".utf8), type: "application/json") },
+              outcome: .fails(.failure, attempts: 1, says: ["JSON is not well-formed"])),
+        Fault(name: "HTML error page with 200", reply: { _ in xml(200, Data("<html><body>Service temporarily unavailable</body></html>".utf8), type: "text/html") },
+              outcome: .fails(.failure, attempts: 1, says: ["neither an AirKorea"])),
+        // Transient once, then fine: the retry makes the run complete exactly like a clean one.
+        Fault(name: "HTTP 503 once", reply: { $0 == 1 ? xml(503, Data("busy".utf8), type: "text/plain") : nil }, outcome: .completesClean),
+        Fault(name: "reset once", reply: { $0 == 1 ? .reset : nil }, outcome: .completesClean),
+        Fault(name: "timeout once", reply: { $0 == 1 ? .stall(seconds: 3) : nil }, outcome: .completesClean, timeout: 0.5),
+        Fault(name: "truncated once", reply: { $0 == 1 ? .truncated(status: 200, contentType: "text/xml", body: page2, bytes: 100) : nil },
+              outcome: .completesClean),
+        Fault(name: "API 23 once", reply: { $0 == 1 ? xml(200, gateway23) : nil }, outcome: .completesClean),
+        // Odd but readable: the body decides, whatever the header says.
+        Fault(name: "wrong content type, valid XML", reply: { _ in xml(200, page2, type: "text/html; charset=EUC-KR") },
+              outcome: .completesClean, provenanceDiffers: true),
+        Fault(name: "JSON answer to an XML request", reply: { _ in xml(200, Pages.clean(2, format: "json"), type: "application/json") },
+              outcome: .completesClean, provenanceDiffers: true),
+        // Paging anomalies: the run loads what the server sent, each station-hour once.
+        Fault(name: "duplicate page", reply: { _ in xml(200, Pages.clean(1)) },
+              outcome: .completesWith(stations: ["S0", "S1", "S2", "S6"])),
+        Fault(name: "overlapping page", reply: { _ in xml(200, Pages.body(AirKoreaPages.items(first: 2, count: 3), page: 2)) },
+              outcome: .completesWith(stations: ["S0", "S1", "S2", "S3", "S4", "S6"]), provenanceDiffers: true),
+        Fault(name: "empty page mid-sequence", reply: { _ in xml(200, Pages.body([], page: 2)) },
+              outcome: .completesWith(stations: ["S0", "S1", "S2"]), provenanceDiffers: true),
+    ]
+
+    /// Which pages the server sends: an earlier hour (to have data before the fault), the faulty
+    /// sequence, or the clean sequence after the fault clears.
+    final class Phase: @unchecked Sendable {
+        enum Value { case baseline, fault, cleared }
+        private let lock = NSLock()
+        private var value = Value.baseline
+        private var faultAttempts = 0
+        var current: Value { lock.withLock { value } }
+        func set(_ v: Value) { lock.withLock { value = v } }
+        /// Counts a page-2 request while the fault is on; returns its attempt number.
+        func nextFaultAttempt() -> Int { lock.withLock { faultAttempts += 1; return faultAttempts } }
+        var page2Attempts: Int { lock.withLock { faultAttempts } }
+    }
+
+    static func server(_ fault: Fault?, phase: Phase) throws -> FaultServer {
+        try FaultServer { seen in
+            let page = Pages.page(of: seen.request)
+            switch phase.current {
+            case .baseline:
+                return xml(200, Pages.clean(page, dataTime: "2024-03-06 14:00"))
+            case .fault where page == 2:
+                if let reply = fault?.reply(phase.nextFaultAttempt()) { return reply }
+                return xml(200, Pages.clean(page))
+            case .fault, .cleared:
+                return xml(200, Pages.clean(page))
+            }
+        }
+    }
+
+    static let crossDatabaseColumns: Set<String> = ["run_id", "fetched_at", "archive_path"]
+
+    /// The normalized content after the baseline and a clean run.
+    static func reference(provenance: Bool) async throws -> String {
+        let phase = Phase()
+        let server = try server(nil, phase: phase)
+        defer { server.stop() }
+        var env = try RelEnvironment("reference")
+        defer { env.dir.remove() }
+        env.baseURL = server.baseURL
+        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
+        phase.set(.cleared)
+        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
+        return try normalized(env.database, provenance: provenance)
+    }
+
+    static func normalized(_ db: URL, provenance: Bool) throws -> String {
+        try DatabaseDump.dump(db, excludingTables: DatabaseDump.bookkeeping.union(provenance ? [] : ["payload"]),
+                              excludingColumns: crossDatabaseColumns.union(provenance ? [] : ["payload_sha256", "content_type"]))
+    }
+
+    @Test(arguments: faults)
+    func faultOnPageTwo(_ fault: Fault) async throws {
+        let phase = Phase()
+        let server = try Self.server(fault, phase: phase)
+        defer { server.stop() }
+        var env = try RelEnvironment("fault")
+        defer { env.dir.remove() }
+        env.baseURL = server.baseURL
+        env.timeout = fault.timeout
+        env.variables.merge(fault.variables) { _, b in b }
+        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+        let paths = env.paths(pipelines: pipelines)
+
+        // Given a database holding an earlier hour…
+        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(env.printed)")
+        let before = try DatabaseDump.dump(env.database)
+        #expect(before.contains("## measurement (7)"))
+
+        // …when page 2 misbehaves…
+        phase.set(.fault)
+        let started = Date()
+        let status = await env.feedline.run(names: ["seoul"], source: .live, paths: paths)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 30, "a fault must not hang the run (\(elapsed) s)")
+
+        // …the run completes correctly or fails clearly, leaving the data as it was.
+        switch fault.outcome {
+        case .fails(let expected, let attempts, let says):
+            #expect(status == expected, "\(fault.name): \(env.out.text)")
+            #expect(phase.page2Attempts == attempts, "\(fault.name): page 2 was asked \(phase.page2Attempts) times")
+            let errorLines = env.out.text.split(separator: "\n").filter { $0.contains("error:") }
+            #expect(errorLines.count == 1, "one clear line: \(env.out.text)")
+            for fragment in says { #expect(errorLines.first?.contains(fragment) == true, "\(fault.name): '\(fragment)' missing from \(errorLines)") }
+            #expect(try DatabaseDump.dump(env.database) == before, "\(fault.name): a failed run changed the data")
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'failed' AND error IS NOT NULL") == 1)
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'running'") == 0)
+        case .completesClean:
+            #expect(status == .success, "\(fault.name): \(env.printed)")
+            let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
+            #expect(try Self.normalized(env.database, provenance: !fault.provenanceDiffers) == reference, "\(fault.name)")
+        case .completesWith(let stations):
+            #expect(status == .success, "\(fault.name): \(env.printed)")
+            let loaded = try DatabaseDump.strings(env.database, "SELECT station_name FROM measurement WHERE data_time = '2024-03-06 15:00' ORDER BY station_name")
+            #expect(loaded == stations, "\(fault.name)")
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 7 + stations.count)
+        }
+
+        // When the fault clears, a re-run converges on the clean result.
+        phase.set(.cleared)
+        if fault.rerunNextDay { env.clock.advance(86_400) }
+        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(fault.name): \(env.printed)")
+        let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
+        #expect(try Self.normalized(env.database, provenance: !fault.provenanceDiffers) == reference, "\(fault.name): the re-run did not converge")
+        #expect(try DatabaseDump.strings(env.database, "PRAGMA integrity_check") == ["ok"])
+
+        // The key never comes back out, whatever happened.
+        #expect(!containsSentinel(Data(env.printed.utf8)), "\(fault.name): the key was printed or logged")
+        #expect(!containsSentinel(allBytes(under: env.dir.url)), "\(fault.name): the key reached a file (archive or database)")
+        #expect(server.requests.allSatisfy { $0.request.query["serviceKey"] == sentinelKey }, "the key does reach the server")
+    }
+}

@@ -1,0 +1,216 @@
+import AirKorea
+import App
+import FeedCore
+import Foundation
+import GRDB
+import Logging
+import Pipeline
+import TestSupport
+
+/// Collects text written by the app (stdout, stderr, logs).
+final class TextSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+}
+
+/// A swift-log handler writing into a `TextSink`, metadata included.
+struct CapturingLogHandler: LogHandler {
+    let sink: TextSink
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        let all = self.metadata.merging(event.metadata ?? [:]) { _, b in b }
+        let error = event.error.map { " error=\($0)" } ?? ""
+        sink.append("\(event.level) \(event.message) \(all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))\(error)")
+    }
+}
+
+/// A settable clock shared by value copies.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ value: Date) { self.value = value }
+    var now: Date { lock.withLock { value } }
+    func set(_ date: Date) { lock.withLock { value = date } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { value = value.addingTimeInterval(seconds) } }
+}
+
+/// The key every reliability test puts in the environment: it must never come back out. It
+/// holds characters that percent-encoding changes, so both forms can be searched for.
+let sentinelKey = "SENTINEL+rel/Key=9d41c7"
+
+/// An end-to-end environment: temporary directory, real URLSession to the given base URL,
+/// fixed (settable) clock, captured output, fast retries.
+struct RelEnvironment: Sendable {
+    let dir: TemporaryDirectory
+    let out = TextSink()
+    let err = TextSink()
+    let logs = TextSink()
+    let clock = TestClock(Date(timeIntervalSince1970: 1_709_704_800))  // 2024-03-06 06:00 UTC = 15:00 KST
+    var variables: [String: String] = [
+        "AIRKOREA_SERVICE_KEY": sentinelKey,
+        "FEEDLINE_RETRY_ATTEMPTS": "3",
+        "FEEDLINE_RETRY_BASE_MS": "5",
+        "FEEDLINE_RETRY_CAP_MS": "20",
+    ]
+    var baseURL = URL(string: "http://127.0.0.1:9/")!
+    /// URLSession's per-request (idle) timeout; the whole-resource timeout is 4× this.
+    var timeout: TimeInterval = 5
+
+    init(_ prefix: String = "rel") throws { dir = try TemporaryDirectory(prefix) }
+
+    var environment: AppEnvironment {
+        let logs = self.logs, out = self.out, err = self.err, clock = self.clock
+        var logger = Logger(label: "feedline-reliability") { _ in CapturingLogHandler(sink: logs) }
+        logger.logLevel = .trace
+        return AppEnvironment(
+            variables: variables, transport: URLSessionTransport(timeout: timeout), clock: { clock.now },
+            feeds: [AirKoreaFeed(baseURL: baseURL)], workingDirectory: dir.url,
+            output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
+    }
+
+    var database: URL { dir.path("feedline.sqlite") }
+
+    func paths(pipelines: URL) -> Paths {
+        Paths(environment: environment, database: database.path, pipelines: pipelines.path,
+              fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
+    }
+
+    /// Writes `Pipelines/NAME.yaml` in the temporary directory and returns the directory.
+    @discardableResult
+    func writePipeline(_ name: String, _ yaml: String) throws -> URL {
+        let directory = dir.path("Pipelines")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try yaml.write(to: directory.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    var feedline: Feedline { Feedline(environment: environment) }
+
+    /// Everything the app printed or logged.
+    var printed: String { out.text + "\n" + err.text + "\n" + logs.text }
+}
+
+// MARK: - Secrets
+
+/// Whether `data` holds the sentinel key in any form a leak would take (raw, percent-encoded
+/// with either encoder, or decoded).
+func containsSentinel(_ data: Data) -> Bool {
+    let forms = [sentinelKey, FeedRequest.percentEncode(sentinelKey),
+                 sentinelKey.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? sentinelKey,
+                 "rel/Key=9d41c7", "SENTINEL%2Brel"]
+    return forms.contains { data.range(of: Data($0.utf8)) != nil }
+}
+
+/// Every file under `directory`, concatenated.
+func allBytes(under directory: URL) -> Data {
+    var data = Data()
+    guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return data }
+    for case let url as URL in walker {
+        if let bytes = try? Data(contentsOf: url) { data.append(bytes) }
+    }
+    return data
+}
+
+// MARK: - Database dumps
+
+/// A dump of every table, rows sorted, as text, for before/after comparisons.
+enum DatabaseDump {
+    /// Tables that record *that* something ran rather than data: the ledger, its diagnostics,
+    /// quota counters (a failed run's calls did happen and count), run locks, GRDB's own.
+    static let bookkeeping: Set<String> = ["run", "diagnostic", "api_call", "run_lock", "grdb_migrations", "sqlite_sequence"]
+
+    /// - Parameters:
+    ///   - excludingTables: tables left out.
+    ///   - excludingColumns: columns left out of every table (e.g. `run_id`, which differs between databases).
+    static func dump(_ path: URL, excludingTables: Set<String> = bookkeeping, excludingColumns: Set<String> = []) throws -> String {
+        var config = Configuration()
+        config.readonly = true
+        let queue = try DatabaseQueue(path: path.path, configuration: config)
+        return try queue.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            var out: [String] = []
+            for table in tables where !excludingTables.contains(table) {
+                let columns = try db.columns(in: table).map(\.name).filter { !excludingColumns.contains($0) }
+                guard !columns.isEmpty else { continue }
+                let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                let rows = try Row.fetchAll(db, sql: "SELECT \(list) FROM \"\(table)\" ORDER BY \(list)")
+                out.append("## \(table) (\(rows.count))")
+                for row in rows {
+                    out.append(columns.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: "|"))
+                }
+            }
+            return out.joined(separator: "\n")
+        }
+    }
+
+    /// One integer from a query.
+    static func integer(_ path: URL, _ sql: String) throws -> Int {
+        let queue = try DatabaseQueue(path: path.path)
+        return try queue.read { try Int.fetchOne($0, sql: sql) ?? -1 }
+    }
+
+    static func strings(_ path: URL, _ sql: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path.path)
+        return try queue.read { try String.fetchAll($0, sql: sql) }
+    }
+}
+
+// MARK: - The built executable
+
+/// The `feedline` executable built beside this test bundle (`.build/debug/feedline`, whatever
+/// the scratch path), or nil when it has not been built.
+enum FeedlineBinary {
+    static var url: URL? {
+        var candidates: [URL] = []
+        // The test runner (…/debug/feedlinePackageTests.xctest) sits beside the executable.
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(exe.deletingLastPathComponent().appendingPathComponent("feedline"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("feedline"))
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("feedline"))
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("feedline"))
+        }
+        // Fallback: the default scratch path of this checkout.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/feedline"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+// MARK: - Pages
+
+/// Pipelines and pages the end-to-end tests serve.
+enum Pages {
+    /// By-province, Seoul, 3 rows a page.
+    static let provincePipeline = """
+        source: airkorea
+        operation: realtime-by-province
+        parameters:
+          sidoName: 서울
+          ver: "1.3"
+        format: xml
+        page_size: 3
+        """
+
+    /// Page `page` (1…3: 3, 3 and 1 items) of the clean 7-item sequence at `dataTime`.
+    static func clean(_ page: Int, dataTime: String = "2024-03-06 15:00", format: String = "xml") -> Data {
+        let counts = [1: 3, 2: 3, 3: 1]
+        let items = AirKoreaPages.items(first: (page - 1) * 3, count: counts[page] ?? 0, dataTime: dataTime)
+        return body(items, page: page, format: format)
+    }
+
+    static func body(_ items: [AirKoreaPages.Item], page: Int, format: String = "xml", rows: Int = 3, total: Int = 7) -> Data {
+        format == "json"
+            ? AirKoreaPages.json(items, pageNo: page, numOfRows: rows, totalCount: total)
+            : AirKoreaPages.xml(items, pageNo: page, numOfRows: rows, totalCount: total)
+    }
+
+    static func page(of request: LoopbackServer.Request) -> Int { Int(request.query["pageNo"] ?? "") ?? 0 }
+}
