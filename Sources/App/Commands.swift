@@ -46,7 +46,7 @@ struct GlobalOptions: ParsableArguments {
         let level = Logger.Level(rawValue: logLevel) ?? .warning
         var logger = Logger(label: "feedline") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = level
-        return AppEnvironment.live(logger: logger)
+        return TerminalProgress.attach(to: AppEnvironment.live(logger: logger))
     }
 }
 

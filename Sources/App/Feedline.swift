@@ -110,7 +110,11 @@ public struct Feedline: Sendable {
             let report: RunReport
             switch source {
             case .live:
-                report = await runner.runLive(Self.expandingPlaceholders(pipeline, now: environment.clock()), fetcher: liveFetcher)
+                var resumed = Self.expandingPlaceholders(pipeline, now: environment.clock())
+                if let feed = environment.feeds.first(where: { $0.source == pipeline.source }) {
+                    resumed.spec = feed.resuming(resumed.spec, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:])
+                }
+                report = await runner.runLive(resumed, fetcher: liveFetcher)
             case .fixtures:
                 do {
                     let staged = try stageFixtures(pipeline, fixtures: paths.fixtures)

@@ -7,10 +7,14 @@ import Storage
 
 /// Retry and quota settings of live runs, read once from the environment (flags > environment >
 /// defaults): `FEEDLINE_RETRY_ATTEMPTS`, `FEEDLINE_RETRY_BASE_MS`, `FEEDLINE_RETRY_CAP_MS`,
-/// `FEEDLINE_RETRY_BUDGET_MS`, `FEEDLINE_QUOTA_<FEED>`.
+/// `FEEDLINE_RETRY_BUDGET_MS`, `FEEDLINE_QUOTA_<FEED>`, `FEEDLINE_FETCH_DEADLINE_MS`.
 struct RunControl: Sendable {
     var retry: RetryPolicy
     var limits: QuotaLimits
+    /// Seconds one fetch (one attempt) may take in all, however slowly bytes arrive.
+    var fetchDeadline: TimeInterval = RunControl.defaultFetchDeadline
+    /// 120 s: four times URLSession's 30 s idle timeout.
+    static let defaultFetchDeadline: TimeInterval = 120
     /// Waits between retries (`Task.sleep`).
     var sleep: @Sendable (TimeInterval) async throws -> Void = RetryingFetcher.taskSleep
     /// Jitter source.
@@ -18,15 +22,24 @@ struct RunControl: Sendable {
 
     /// The settings in `environment`; throws a sentence naming a bad variable.
     static func from(_ environment: AppEnvironment) throws -> RunControl {
-        RunControl(retry: try RetryPolicy.fromEnvironment(environment.variables),
-                   limits: try QuotaLimits.fromEnvironment(environment.variables, sources: environment.feeds.map(\.source)))
+        var control = RunControl(retry: try RetryPolicy.fromEnvironment(environment.variables),
+                                 limits: try QuotaLimits.fromEnvironment(environment.variables, sources: environment.feeds.map(\.source)))
+        if let raw = environment.variables["FEEDLINE_FETCH_DEADLINE_MS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
+            guard let ms = Int(raw), (1...3_600_000).contains(ms) else {
+                throw RetryConfigurationError(message: "FEEDLINE_FETCH_DEADLINE_MS must be a whole number in 1…3600000, not '\(raw)'.")
+            }
+            control.fetchDeadline = Double(ms) / 1000
+        }
+        return control
     }
 
     /// The live fetch path: retries (outermost) around quota counting around API-envelope
-    /// checks around the `LiveFetcher` (innermost: key, HTTP, archive). Every attempt is counted.
+    /// checks around a deadline around the `LiveFetcher` (innermost: key, HTTP, archive).
+    /// Every attempt is counted.
     func fetcher(_ live: LiveFetcher, ledger: any QuotaLedger, environment: AppEnvironment) -> any PayloadFetching {
         let logger = environment.logger
-        let checked = EnvelopeCheckingFetcher(base: live, feeds: environment.feeds)
+        let bounded = DeadlineFetcher(base: live, seconds: fetchDeadline, sleep: sleep)
+        let checked = EnvelopeCheckingFetcher(base: bounded, feeds: environment.feeds)
         let counted = QuotaCountingFetcher(base: checked, ledger: ledger, limits: limits, environment: environment.variables,
                                            clock: environment.clock, policy: retry)
         return RetryingFetcher(base: counted, policy: retry, sleep: sleep, random: random) { event in

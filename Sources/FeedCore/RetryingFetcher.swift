@@ -108,3 +108,83 @@ struct DiscardingSink: RecordSink {
     mutating func accept(_ record: FeedRecord) throws {}
     mutating func diagnose(_ diagnostic: Diagnostic) {}
 }
+
+/// Gives each fetch a deadline for its *complete* answer, whatever the transport does.
+///
+/// URLSession's whole-resource timeout is not enforced on Linux (swift-corelibs-foundation):
+/// a server that drips a byte just often enough to keep the idle timeout from firing can hold
+/// a run for as long as it likes. This decorator answers with a transient timeout error once
+/// `seconds` have passed, and cancels the abandoned fetch.
+public struct DeadlineFetcher: PayloadFetching {
+    public let base: any PayloadFetching
+    /// Seconds a fetch may take in all.
+    public let seconds: TimeInterval
+    /// Waits (`Task.sleep` live).
+    public let sleep: @Sendable (TimeInterval) async throws -> Void
+
+    public init(base: any PayloadFetching, seconds: TimeInterval,
+                sleep: @escaping @Sendable (TimeInterval) async throws -> Void = RetryingFetcher.taskSleep) {
+        self.base = base; self.seconds = seconds; self.sleep = sleep
+    }
+
+    public func fetch(_ request: FeedRequest) async throws -> RawPayload {
+        let gate = OnceGate()
+        let base = self.base, seconds = self.seconds, sleep = self.sleep
+        let timeout = FeedError(.transport, .transient,
+                                "The request failed: timed out (no complete answer within \(RetryPolicy.seconds(seconds)); the server sent too slowly or stalled).",
+                                context: request.displayURL)
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RawPayload, Error>) in
+                let fetch = Task {
+                    do {
+                        let payload = try await base.fetch(request)
+                        if gate.claim() { continuation.resume(returning: payload) }
+                    } catch {
+                        if gate.claim() { continuation.resume(throwing: error) }
+                    }
+                }
+                let timer = Task {
+                    do { try await sleep(seconds) } catch {
+                        // Cancelled: either the fetch finished first (the gate is taken) or the caller gave up.
+                        if gate.claim() {
+                            fetch.cancel()
+                            continuation.resume(throwing: CancellationError())
+                        }
+                        return
+                    }
+                    if gate.claim() {
+                        fetch.cancel()
+                        continuation.resume(throwing: timeout)
+                    }
+                }
+                box.set(fetch: fetch, timer: timer)
+            }
+        } onCancel: {
+            box.cancelAll()
+        }
+    }
+
+    /// Lets exactly one of the racers resume the continuation.
+    private final class OnceGate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        func claim() -> Bool { lock.withLock { defer { done = true }; return !done } }
+    }
+
+    /// The two racing tasks, for cancellation from outside and for stopping the timer.
+    private final class TaskBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tasks: [Task<Void, Never>] = []
+        private var cancelled = false
+        func set(fetch: Task<Void, Never>, timer: Task<Void, Never>) {
+            let cancelNow = lock.withLock { tasks = [fetch, timer]; return cancelled }
+            if cancelNow { cancelAll() }
+            Task { await fetch.value; timer.cancel() }
+        }
+        func cancelAll() {
+            let all = lock.withLock { cancelled = true; return tasks }
+            for task in all { task.cancel() }
+        }
+    }
+}

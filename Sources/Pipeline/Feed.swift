@@ -60,4 +60,13 @@ public protocol Feed: Sendable {
     /// `FeedError` for API error envelopes and malformed documents; an empty result is not an
     /// error.
     func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary
+
+    /// The spec a live run should use given the pipeline's bookmarks.
+    func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec
+}
+
+extension Feed {
+    /// The spec a live run should use given the pipeline's bookmarks (e.g. fetch only what
+    /// changed since the newest modification seen). Default: unchanged.
+    public func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec { spec }
 }

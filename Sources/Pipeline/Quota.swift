@@ -97,6 +97,7 @@ public struct QuotaLimits: Sendable, Equatable {
 /// A quota setting in the environment is not usable.
 public struct QuotaConfigurationError: Error, Sendable, CustomStringConvertible, Equatable {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 

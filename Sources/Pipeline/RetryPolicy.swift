@@ -117,7 +117,8 @@ public struct RetryPolicy: Sendable, Equatable {
         }
     }
 
-    static func seconds(_ t: TimeInterval) -> String {
+    /// `0.25 s`, `12 s`: a duration as people read it.
+    public static func seconds(_ t: TimeInterval) -> String {
         t < 10 ? String(format: "%.2f s", t) : String(format: "%.0f s", t)
     }
 
@@ -147,5 +148,6 @@ public struct RetryPolicy: Sendable, Equatable {
 /// A retry setting in the environment is not usable.
 public struct RetryConfigurationError: Error, Sendable, CustomStringConvertible, Equatable {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

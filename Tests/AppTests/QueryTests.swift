@@ -24,12 +24,27 @@ import TestSupport
         return env
     }
 
+    /// What the environment printed after `mark` characters (`env.out.text.count` taken earlier).
+    func printed(_ env: TestEnvironment, since mark: Int) -> String {
+        var text = String(env.out.text.dropFirst(mark))
+        if mark > 0, text.hasPrefix("\n") { text.removeFirst() }
+        return text
+    }
+
+    /// A read-only connection that waits for locks (a pool that just closed may be checkpointing).
+    static func reader(_ db: URL) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(10)
+        return try DatabaseQueue(path: db.path, configuration: config)
+    }
+
     func scalar(_ db: URL, _ sql: String) throws -> Int? {
-        try DatabaseQueue(path: db.path).read { try Int.fetchOne($0, sql: sql) }
+        try Self.reader(db).read { try Int.fetchOne($0, sql: sql) }
     }
 
     func text(_ db: URL, _ sql: String) throws -> String? {
-        try DatabaseQueue(path: db.path).read { try String.fetchOne($0, sql: sql) }
+        try Self.reader(db).read { try String.fetchOne($0, sql: sql) }
     }
 
     @Test func aSelectPrintsATableAndJSONKeepsTypes() async throws {
@@ -38,14 +53,25 @@ import TestSupport
         let expected = try scalar(env.database, "SELECT count(*) FROM measurement WHERE station_name = '종로구'")!
         #expect(expected > 0)
 
+        let mark = env.out.text.count
         let status = env.feedline.query(request(.text("SELECT station_name, count(*) AS n, avg(pm10) AS pm10 FROM measurement WHERE station_name = :s GROUP BY 1"),
                                                 .json, ["s": "종로구"]), paths: env.paths())
         #expect(status == .success, "\(env.err.text)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(env.out.text.utf8)) as? [[String: Any]])
+        let json = printed(env, since: mark)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         #expect(rows.count == 1)
         #expect(rows[0]["station_name"] as? String == "종로구")
         #expect(rows[0]["n"] as? Int == expected)
-        #expect(env.out.text.contains("\"n\":\(expected),"))   // an integer, not 8.0
+        #expect(json.contains("\"n\":\(expected),"))   // an integer, not 8.0
+
+        // The same as a table: header, rule, one row, count.
+        let tableMark = env.out.text.count
+        #expect(env.feedline.query(request(.text("SELECT station_name, count(*) AS n FROM measurement WHERE station_name = '종로구' GROUP BY 1")), paths: env.paths()) == .success)
+        let table = printed(env, since: tableMark).split(separator: "\n")
+        #expect(table.count == 4)
+        #expect(table[0] == " station_name | n")
+        #expect(table[2] == " 종로구       | \(expected)")
+        #expect(table[3] == "(1 row)")
         #expect(rows[0]["pm10"] is Double)
     }
 
@@ -93,11 +119,12 @@ import TestSupport
         let env = try await loadedEnvironment()
         defer { env.dir.remove() }
         // A number parameter compares as a number (text '30' would compare greater than every REAL).
+        let mark = env.out.text.count
         let status = env.feedline.query(request(.text("SELECT count(*) AS n FROM measurement WHERE pm10 > :limit"), .csv, ["limit": "30"]), paths: env.paths())
         #expect(status == .success)
         let expected = try scalar(env.database, "SELECT count(*) FROM measurement WHERE pm10 > 30")!
         #expect(expected > 0)
-        #expect(env.out.text == "n\n\(expected)")
+        #expect(printed(env, since: mark) == "n\n\(expected)")
 
         let missing = env.feedline.query(request(.text("SELECT * FROM measurement WHERE station_name = :station")), paths: env.paths())
         #expect(missing == .usage)
@@ -132,12 +159,15 @@ import TestSupport
         let newestJongno = try text(env.database, "SELECT max(observed_at) FROM measurement WHERE station_name = '종로구'")!
         // Two hours after 종로구's newest hour: it is fresh at 3 h, stale at 1 h.
         let now = iso8601UTC(Feedline.parseISO(newestJongno)!.addingTimeInterval(2 * 3600))
-        _ = env.feedline.query(request(.saved("stale-stations"), .csv, ["hours": "3", "now": now]), paths: env.paths())
-        let fresh = env.out.text
+        var mark = env.out.text.count
+        #expect(env.feedline.query(request(.saved("stale-stations"), .csv, ["hours": "3", "now": now]), paths: env.paths()) == .success)
+        let fresh = printed(env, since: mark)
+        #expect(fresh.hasPrefix("station_name,sido,newest_observed_at,age_hours,hours\n"))
         #expect(!fresh.contains("종로구,"))
         #expect(fresh.contains("관악구,"))   // its only hour is 2023-05-13
-        _ = env.feedline.query(request(.saved("stale-stations"), .csv, ["hours": "1", "now": now]), paths: env.paths())
-        #expect(env.out.text.dropFirst(fresh.count).contains("종로구,"))
+        mark = env.out.text.count
+        #expect(env.feedline.query(request(.saved("stale-stations"), .csv, ["hours": "1", "now": now]), paths: env.paths()) == .success)
+        #expect(printed(env, since: mark).contains("종로구,서울,\(newestJongno),2.0,"))
     }
 
     @Test func unknownSavedQueryAndMissingDatabaseAreConfigurationErrors() throws {
@@ -251,7 +281,7 @@ import TestSupport
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let store = try SQLiteStore(path: env.database.path)
-        let rows = 30_000
+        let rows = 8_000
         let probe = LoadProbe()
         let feedline = env.feedline
         let paths = env.paths()

@@ -141,32 +141,79 @@ struct CronScheduleTests {
     @Test("next fire time: strictly after t, a fire time itself, and no fire time skipped in between (2 days scanned)")
     func nextFireTimeProperties() throws {
         try seededPropertyCheck(count: 150, input: zip(CronGen.expression, Self.instants)) { generated, instant in
-            let (t, zoneName) = instant
-            let oracle = FireOracle(generated, zone: TimeZone(identifier: zoneName)!)
-            let schedule = try CronSchedule(generated.text, timeZone: zoneName)
-            guard let next = schedule.nextFireTime(after: t) else {
-                Issue.record("no next fire time for \(generated) in \(zoneName) after \(iso(t))"); return
+            try Self.checkNextFireTime(generated, zone: instant.1, after: instant.0)
+        }
+    }
+
+    /// A DST transition of one of the zones that have them, a wall-clock minute inside the
+    /// skipped or repeated interval, an expression aimed at it (fixed-time or interval), and an
+    /// instant up to four hours before the transition.
+    static let aimedAtTransitions = Generator<(GeneratedCron, String, Date), Shrink.None<(GeneratedCron, String, Date)>> { rng in
+        let zoneName = ["America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "America/Santiago"].randomElement(using: &rng)!
+        let zone = TimeZone(identifier: zoneName)!
+        let base = Date(timeIntervalSince1970: TimeInterval(Int.random(in: 1_577_836_800...1_893_456_000, using: &rng)))
+        let transition = zone.nextDaylightSavingTimeTransition(after: base)!
+        let u = transition.timeIntervalSince1970
+        let before = zone.secondsFromGMT(for: Date(timeIntervalSince1970: u - 1)), after = zone.secondsFromGMT(for: transition)
+        let low = u + TimeInterval(min(before, after)), high = u + TimeInterval(max(before, after))
+        let wall = (Double(Int.random(in: Int(low / 60)..<Int(high / 60), using: &rng)) * 60)
+        var utcCalendar = Calendar(identifier: .gregorian); utcCalendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = utcCalendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: wall))
+        let (h, m) = (c.hour!, c.minute!)
+        let step = [5, 10, 15, 30].randomElement(using: &rng)!
+        let cron: GeneratedCron
+        switch Int.random(in: 0...3, using: &rng) {
+        case 0, 1:  // fixed time inside the interval, sometimes with a second time after it
+            let hours: Set<Int> = Bool.random(using: &rng) ? [h] : [h, (h + 1) % 24]
+            cron = GeneratedCron(text: "\(m) \(hours.sorted().map(String.init).joined(separator: ",")) * * *", minutes: [m], hours: hours,
+                                 days: Set(1...31), months: Set(1...12), weekdays: Set(0...6),
+                                 minuteStar: false, hourStar: false, dayStar: true, weekdayStar: true)
+        case 2:  // interval minutes in that hour
+            cron = GeneratedCron(text: "*/\(step) \(h) * * *", minutes: Set(stride(from: 0, through: 59, by: step)), hours: [h],
+                                 days: Set(1...31), months: Set(1...12), weekdays: Set(0...6),
+                                 minuteStar: true, hourStar: false, dayStar: true, weekdayStar: true)
+        default:  // every hour at that minute
+            cron = GeneratedCron(text: "\(m) * * * *", minutes: [m], hours: Set(0...23), days: Set(1...31), months: Set(1...12),
+                                 weekdays: Set(0...6), minuteStar: false, hourStar: true, dayStar: true, weekdayStar: true)
+        }
+        let t = transition.addingTimeInterval(-TimeInterval(Int.random(in: 1...4 * 3600, using: &rng)))
+        return (cron, zoneName, t)
+    }
+
+    @Test("the same properties for expressions aimed at the skipped or repeated hour of real DST transitions")
+    func nextFireTimeAcrossTransitions() throws {
+        try seededPropertyCheck(count: 150, input: Self.aimedAtTransitions) { cron, zone, t in
+            try Self.checkNextFireTime(cron, zone: zone, after: t)
+        }
+    }
+
+    /// next > t, next is a fire time, no fire time in (t, next) within two days, and
+    /// `previousFireTime` agrees.
+    static func checkNextFireTime(_ generated: GeneratedCron, zone zoneName: String, after t: Date) throws {
+        let oracle = FireOracle(generated, zone: TimeZone(identifier: zoneName)!)
+        let schedule = try CronSchedule(generated.text, timeZone: zoneName)
+        guard let next = schedule.nextFireTime(after: t) else {
+            Issue.record("no next fire time for \(generated) in \(zoneName) after \(iso(t))"); return
+        }
+        #expect(next > t, "\(generated) \(zoneName) t=\(iso(t))")
+        #expect(next.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) == 0)
+        #expect(oracle.fires(at: next), "\(generated) \(zoneName): \(iso(next)) is not a fire time")
+        // Every whole minute in (t, next) up to two days is not a fire time.
+        var minute = (t.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
+        let end = min(next.timeIntervalSince1970, t.timeIntervalSince1970 + 2 * 86400)
+        while minute < end {
+            let at = Date(timeIntervalSince1970: minute)
+            if oracle.fires(at: at) {
+                Issue.record("\(generated) in \(zoneName): \(iso(at)) fires but next after \(iso(t)) was \(iso(next))")
+                break
             }
-            #expect(next > t, "\(generated) \(zoneName) t=\(iso(t))")
-            #expect(next.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) == 0)
-            #expect(oracle.fires(at: next), "\(generated) \(zoneName): \(iso(next)) is not a fire time")
-            // Every whole minute in (t, next) up to two days is not a fire time.
-            var minute = (t.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
-            let end = min(next.timeIntervalSince1970, t.timeIntervalSince1970 + 2 * 86400)
-            while minute < end {
-                let at = Date(timeIntervalSince1970: minute)
-                if oracle.fires(at: at) {
-                    Issue.record("\(generated) in \(zoneName): \(iso(at)) fires but next after \(iso(t)) was \(iso(next))")
-                    break
-                }
-                minute += 60
-            }
-            // previous and next agree.
-            #expect(schedule.previousFireTime(atOrBefore: next) == next)
-            if let previous = schedule.previousFireTime(atOrBefore: next.addingTimeInterval(-1)) {
-                #expect(previous <= t, "\(generated) \(zoneName): \(iso(previous)) lies between \(iso(t)) and \(iso(next))")
-                #expect(oracle.fires(at: previous))
-            }
+            minute += 60
+        }
+        // previous and next agree.
+        #expect(schedule.previousFireTime(atOrBefore: next) == next)
+        if let previous = schedule.previousFireTime(atOrBefore: next.addingTimeInterval(-1)) {
+            #expect(previous <= t, "\(generated) \(zoneName): \(iso(previous)) lies between \(iso(t)) and \(iso(next))")
+            #expect(oracle.fires(at: previous))
         }
     }
 }

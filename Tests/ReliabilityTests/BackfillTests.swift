@@ -113,71 +113,77 @@ import TestSupport
     }
 
     @Test func backfillFetchesOnlyStationsWithGapsWithTheSmallestDataTermAndSaysWhatIsStillMissing() async throws {
-        let server = try Self.server(omitted: ["C 2024-03-05 21:00"])
-        defer { server.stop() }
-        var env = try RelEnvironment("backfill")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        let pipelines = try await Self.prepare(env)
-        #expect(try DatabaseDump.integer(env.database, "SELECT sum(hours_present) FROM measurement_completeness WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06'") == 63 * 3 - 5)
+        try await onOwnThread {
+            let server = try Self.server(omitted: ["C 2024-03-05 21:00"])
+            defer { server.stop() }
+            var env = try RelEnvironment("backfill")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try await Self.prepare(env)
+            #expect(try DatabaseDump.integer(env.database, "SELECT sum(hours_present) FROM measurement_completeness WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06'") == 63 * 3 - 5)
 
-        let status = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
-        #expect(status == .success, "\(env.printed)")
+            let status = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
+            #expect(status == .success, "\(env.printed)")
 
-        let asked = server.requests.map { "\($0.request.query["stationName"] ?? "") \($0.request.query["dataTerm"] ?? "") \($0.request.query["numOfRows"] ?? "")" }
-        #expect(asked == ["B DAILY 1000", "C MONTH 1000"], "only stations with gaps, smallest dataTerm, one page each")
-        let text = env.out.text
-        #expect(text.contains("A: complete (63 of 63 hours)"))
-        #expect(text.contains("B: missing 3 of 63 hours: 2024-03-06 03h–05h KST"))
-        #expect(text.contains("plan: C: dataTerm=MONTH"))
-        #expect(text.contains("B: filled 3 of 3 missing hours; nothing is missing any more"))
-        #expect(text.contains("C: filled 1 of 2 missing hours; still missing 1: 2024-03-05 20h KST (not returned by the API)"))
+            let asked = server.requests.map { "\($0.request.query["stationName"] ?? "") \($0.request.query["dataTerm"] ?? "") \($0.request.query["numOfRows"] ?? "")" }
+            #expect(asked == ["B DAILY 1000", "C MONTH 1000"], "only stations with gaps, smallest dataTerm, one page each")
+            let text = env.out.text
+            #expect(text.contains("A: complete (63 of 63 hours)"))
+            #expect(text.contains("B: missing 3 of 63 hours: 2024-03-06 03h–05h KST"))
+            #expect(text.contains("plan: C: dataTerm=MONTH"))
+            #expect(text.contains("B: filled 3 of 3 missing hours; nothing is missing any more"))
+            #expect(text.contains("C: filled 1 of 2 missing hours; still missing 1: 2024-03-05 20h KST (not returned by the API)"))
 
-        // The completeness view agrees; the loads went through the ledger like any live run.
-        #expect(try DatabaseDump.strings(env.database, """
-            SELECT station_name || ' ' || sum(hours_present) FROM measurement_completeness
-            WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06' GROUP BY station_name ORDER BY station_name
-            """) == ["A 63", "B 63", "C 62"])
-        #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE pipeline = 'bf:backfill' AND mode = 'live' AND status = 'succeeded'") == 2)
-        #expect(try DatabaseDump.integer(env.database, "SELECT sum(calls) FROM api_call") == 2)
-        #expect(!containsSentinel(allBytes(under: env.dir.url)) && !containsSentinel(Data(env.printed.utf8)))
+            // The completeness view agrees; the loads went through the ledger like any live run.
+            #expect(try DatabaseDump.strings(env.database, """
+                SELECT station_name || ' ' || sum(hours_present) FROM measurement_completeness
+                WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06' GROUP BY station_name ORDER BY station_name
+                """) == ["A 63", "B 63", "C 62"])
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE pipeline = 'bf:backfill' AND mode = 'live' AND status = 'succeeded'") == 2)
+            #expect(try DatabaseDump.integer(env.database, "SELECT sum(calls) FROM api_call") == 2)
+            #expect(!containsSentinel(allBytes(under: env.dir.url)) && !containsSentinel(Data(env.printed.utf8)))
 
-        // Nothing left that the API has: a second backfill fetches only C again and changes nothing.
-        let again = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
-        #expect(again == .success)
-        #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement WHERE station_name = 'C'") == 719)
+            // Nothing left that the API has: a second backfill fetches only C again and changes nothing.
+            let again = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
+            #expect(again == .success)
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement WHERE station_name = 'C'") == 719)
+        }
     }
 
     @Test func backfillKeepsToTheQuotaAndDryRunTouchesNothing() async throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        var env = try RelEnvironment("backfill-quota")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        let pipelines = try await Self.prepare(env)
-        let before = try DatabaseDump.dump(env.database)
+        try await onOwnThread {
+            let server = try Self.server()
+            defer { server.stop() }
+            var env = try RelEnvironment("backfill-quota")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try await Self.prepare(env)
+            let before = try DatabaseDump.dump(env.database)
 
-        let dry = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines), dryRun: true)
-        #expect(dry == .success)
-        #expect(server.requests.isEmpty)
-        #expect(try DatabaseDump.dump(env.database) == before)
-        #expect(env.out.text.contains("quota: about 2 calls planned"))
+            let dry = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines), dryRun: true)
+            #expect(dry == .success)
+            #expect(server.requests.isEmpty)
+            #expect(try DatabaseDump.dump(env.database) == before)
+            #expect(env.out.text.contains("quota: about 2 calls planned"))
 
-        env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "1"
-        let status = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
-        #expect(status == .partial, "\(env.printed)")
-        #expect(server.requests.map { $0.request.query["stationName"] } == ["B"])
-        #expect(env.out.text.contains("plan: C: NOT fetched"))
-        #expect(env.out.text.contains("(not fetched: quota)"))
+            env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "1"
+            let status = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
+            #expect(status == .partial, "\(env.printed)")
+            #expect(server.requests.map { $0.request.query["stationName"] } == ["B"])
+            #expect(env.out.text.contains("plan: C: NOT fetched"))
+            #expect(env.out.text.contains("(not fetched: quota)"))
+        }
     }
 
     @Test func backfillRefusesPipelinesWithoutHistory() async throws {
-        let env = try RelEnvironment("backfill-refuse")
-        defer { env.dir.remove() }
-        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-        let status = await env.feedline.backfill(pipeline: "seoul", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
-        #expect(status == .configuration)
-        #expect(env.err.text.contains("realtime-by-station"))
-        #expect(!FileManager.default.fileExists(atPath: env.database.path))
+        try await onOwnThread {
+            let env = try RelEnvironment("backfill-refuse")
+            defer { env.dir.remove() }
+            let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+            let status = await env.feedline.backfill(pipeline: "seoul", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
+            #expect(status == .configuration)
+            #expect(env.err.text.contains("realtime-by-station"))
+            #expect(!FileManager.default.fileExists(atPath: env.database.path))
+        }
     }
 }

@@ -95,7 +95,12 @@ struct FeedlineProcess: @unchecked Sendable {
     static let binary = FeedlineBinary.url
 
     @Test(.enabled(if: binary != nil, "the feedline executable is not built beside the tests (swift build first); crash trials need it"))
-    func sigkillDuringLoadsNeverCorruptsAndReRunsConverge() throws {
+    func sigkillDuringLoadsNeverCorruptsAndReRunsConverge() async throws {
+        try await onOwnThread { try trials() }
+    }
+
+    /// The trials, on the test's own thread (they block while processes run).
+    func trials() throws {
         let binary = try #require(Self.binary)
         let env = ProcessInfo.processInfo.environment
         let trials = Int(env["FEEDLINE_CRASH_TRIALS"] ?? "") ?? 20
@@ -104,18 +109,24 @@ struct FeedlineProcess: @unchecked Sendable {
         let dir = try TemporaryDirectory("crash")
         defer { dir.remove() }
         let pages = dir.path("pages")
-        let files = 3, items = 300
+        let files = 2, items = 300
         try LoadData.write(to: pages, files: files, items: items)
 
         // The uninterrupted result, and how long a whole run takes.
         let reference = dir.path("reference.sqlite")
         let started = Date()
-        #expect(try FeedlineProcess(binary, ["replay", pages.path, "--db", reference.path]).wait() == 0)
+        let calibration = try FeedlineProcess(binary, ["replay", pages.path, "--db", reference.path])
+        var loadBegan = started
+        while calibration.process.isRunning && !calibration.loadStarted { Thread.sleep(forTimeInterval: 0.002) }
+        loadBegan = Date()
+        #expect(calibration.wait() == 0)
         let duration = Date().timeIntervalSince(started)
+        // From the first payload written inside the transaction to the exit (commit included).
+        let loadWindow = max(0.05, Date().timeIntervalSince(loadBegan))
         let expected = try DatabaseDump.dump(reference, excludingColumns: ["run_id", "fetched_at"])
         #expect(try DatabaseDump.integer(reference, "SELECT count(*) FROM measurement") == files * items)
 
-        var killedMidLoad = 0
+        var killedMidLoad = 0, killedBeforeRun = 0, finishedFirst = 0
         for trial in 1...trials {
             let label = "trial \(trial) (seed \(seed))"
             let db = dir.path("trial-\(trial).sqlite")
@@ -127,7 +138,7 @@ struct FeedlineProcess: @unchecked Sendable {
                 // Inside the load transaction: after the first payload was written.
                 let deadline = Date().addingTimeInterval(60)
                 while !run.loadStarted && run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
-                Thread.sleep(forTimeInterval: random.unit() * duration * 0.5)
+                Thread.sleep(forTimeInterval: random.unit() * loadWindow * 0.9)
             }
             let finished = !run.process.isRunning
             run.killHard()
@@ -139,14 +150,17 @@ struct FeedlineProcess: @unchecked Sendable {
                 let statuses = migrated ? try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id") : []
                 let rows = migrated ? try DatabaseDump.integer(db, "SELECT count(*) FROM measurement") : 0
                 if statuses == ["succeeded"] {
+                    finishedFirst += 1
                     #expect(rows == files * items, "\(label): a succeeded run must hold everything")
                 } else {
                     #expect(!finished, "\(label): the run ended on its own but did not succeed: \(statuses)")
                     #expect(statuses.allSatisfy { $0 == "running" }, "\(label): a killed run must stay 'running': \(statuses)")
                     #expect(rows == 0, "\(label): \(rows) rows of a killed load are visible")
                     #expect(try !migrated || DatabaseDump.integer(db, "SELECT count(*) FROM payload") == 0, "\(label)")
-                    if statuses == ["running"] { killedMidLoad += 1 }
+                    if statuses == ["running"] { killedMidLoad += 1 } else { killedBeforeRun += 1 }
                 }
+            } else {
+                killedBeforeRun += 1
             }
 
             // Re-running converges on the uninterrupted result; the killed run stays visible.
@@ -156,6 +170,7 @@ struct FeedlineProcess: @unchecked Sendable {
             #expect(try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id").last == "succeeded", "\(label)")
             try? FileManager.default.removeItem(at: db)
         }
+        print("crash trials (seed \(seed)): \(trials) kills: \(killedMidLoad) inside the load transaction, \(killedBeforeRun) before the run began, \(finishedFirst) after it committed; whole run \(String(format: "%.2f", duration)) s, load \(String(format: "%.2f", loadWindow)) s")
         #expect(killedMidLoad >= trials / 4, "only \(killedMidLoad) of \(trials) kills landed inside a load; the test is not exercising crashes")
     }
 }

@@ -26,8 +26,8 @@ import TestSupport
         /// The reply to page 2's `attempt`-th request (1-based) while the fault is on; nil = the clean page.
         var reply: @Sendable (_ attempt: Int) -> FaultServer.Reply?
         var outcome: Outcome
-        /// URLSession's idle timeout for this case (seconds).
-        var timeout: TimeInterval = 5
+        /// URLSession's idle timeout during the faulty run (seconds); the whole-resource timeout is 4× this.
+        var timeout: TimeInterval = 10
         var variables: [String: String] = [:]
         /// The re-run happens the next KST day (after a daily-quota error).
         var rerunNextDay = false
@@ -58,11 +58,16 @@ import TestSupport
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 429", "too many requests"])),
         Fault(name: "connection reset", reply: { _ in .reset },
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["request failed"])),
-        Fault(name: "timeout", reply: { _ in .stall(seconds: 4) },
-              outcome: .fails(.temporaryFailure, attempts: 3, says: ["timed out"]), timeout: 0.5),
-        Fault(name: "slow drip", reply: { _ in .drip(status: 200, contentType: "text/xml", body: page2, chunk: 8, interval: 0.1) },
-              outcome: .fails(.temporaryFailure, attempts: 2, says: ["request failed"]), timeout: 0.5,
+        Fault(name: "timeout", reply: { _ in .stall(seconds: 8) },
+              outcome: .fails(.temporaryFailure, attempts: 2, says: ["timed out", "Gave up after 2 attempts"]), timeout: 2,
               variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"]),
+        // A drip never trips URLSession's idle timeout (and Linux ignores its resource timeout):
+        // the per-fetch deadline (FEEDLINE_FETCH_DEADLINE_MS) ends it.
+        Fault(name: "slow drip", reply: { _ in .drip(status: 200, contentType: "text/xml", body: page2, chunk: 8, interval: 0.1) },
+              outcome: .fails(.temporaryFailure, attempts: 2, says: ["timed out", "sent too slowly"]),
+              variables: ["FEEDLINE_RETRY_ATTEMPTS": "2", "FEEDLINE_FETCH_DEADLINE_MS": "2000"]),
+        Fault(name: "slow drip once", reply: { $0 == 1 ? .drip(status: 200, contentType: "text/xml", body: page2, chunk: 8, interval: 0.1) : nil },
+              outcome: .completesClean, variables: ["FEEDLINE_FETCH_DEADLINE_MS": "2000"]),
         Fault(name: "truncated body (Content-Length)", reply: { _ in .truncated(status: 200, contentType: "text/xml", body: page2, bytes: page2.count / 2) },
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["request failed"])),
         Fault(name: "empty body", reply: { _ in xml(200, Data()) },
@@ -87,7 +92,7 @@ import TestSupport
         // Transient once, then fine: the retry makes the run complete exactly like a clean one.
         Fault(name: "HTTP 503 once", reply: { $0 == 1 ? xml(503, Data("busy".utf8), type: "text/plain") : nil }, outcome: .completesClean),
         Fault(name: "reset once", reply: { $0 == 1 ? .reset : nil }, outcome: .completesClean),
-        Fault(name: "timeout once", reply: { $0 == 1 ? .stall(seconds: 3) : nil }, outcome: .completesClean, timeout: 0.5),
+        Fault(name: "timeout once", reply: { $0 == 1 ? .stall(seconds: 6) : nil }, outcome: .completesClean, timeout: 2),
         Fault(name: "truncated once", reply: { $0 == 1 ? .truncated(status: 200, contentType: "text/xml", body: page2, bytes: 100) : nil },
               outcome: .completesClean),
         Fault(name: "API 23 once", reply: { $0 == 1 ? xml(200, gateway23) : nil }, outcome: .completesClean),
@@ -134,21 +139,25 @@ import TestSupport
         }
     }
 
-    static let crossDatabaseColumns: Set<String> = ["run_id", "fetched_at", "archive_path"]
+    /// Columns that differ between two databases fed by different servers and runs: run ids,
+    /// fetch times, archive paths and request URLs (the loopback port).
+    static let crossDatabaseColumns: Set<String> = ["run_id", "fetched_at", "archive_path", "request_url"]
 
     /// The normalized content after the baseline and a clean run.
     static func reference(provenance: Bool) async throws -> String {
-        let phase = Phase()
-        let server = try server(nil, phase: phase)
-        defer { server.stop() }
-        var env = try RelEnvironment("reference")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
-        phase.set(.cleared)
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
-        return try normalized(env.database, provenance: provenance)
+        return try await onOwnThread {
+            let phase = Phase()
+            let server = try server(nil, phase: phase)
+            defer { server.stop() }
+            var env = try RelEnvironment("reference")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
+            phase.set(.cleared)
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
+            return try normalized(env.database, provenance: provenance)
+        }
     }
 
     static func normalized(_ db: URL, provenance: Bool) throws -> String {
@@ -158,62 +167,69 @@ import TestSupport
 
     @Test(arguments: faults)
     func faultOnPageTwo(_ fault: Fault) async throws {
-        let phase = Phase()
-        let server = try Self.server(fault, phase: phase)
-        defer { server.stop() }
-        var env = try RelEnvironment("fault")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        env.timeout = fault.timeout
-        env.variables.merge(fault.variables) { _, b in b }
-        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-        let paths = env.paths(pipelines: pipelines)
+        try await onOwnThread {
+            let phase = Phase()
+            let server = try Self.server(fault, phase: phase)
+            defer { server.stop() }
+            var env = try RelEnvironment("fault")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            env.timeout = 30
+            env.variables.merge(fault.variables) { _, b in b }
+            let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+            let paths = env.paths(pipelines: pipelines)
 
-        // Given a database holding an earlier hour…
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(env.printed)")
-        let before = try DatabaseDump.dump(env.database)
-        #expect(before.contains("## measurement (7)"))
+            // Given a database holding an earlier hour…
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(env.printed)")
+            let before = try DatabaseDump.dump(env.database)
+            #expect(before.contains("## measurement (7)"))
 
-        // …when page 2 misbehaves…
-        phase.set(.fault)
-        let started = Date()
-        let status = await env.feedline.run(names: ["seoul"], source: .live, paths: paths)
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed < 30, "a fault must not hang the run (\(elapsed) s)")
+            // …when page 2 misbehaves…
+            phase.set(.fault)
+            env.timeout = fault.timeout
+            let started = Date()
+            let status = await env.feedline.run(names: ["seoul"], source: .live, paths: paths)
+            let elapsed = Date().timeIntervalSince(started)
+            env.timeout = 30
+            #expect(elapsed < 30, "a fault must not hang the run (\(elapsed) s)")
 
-        // …the run completes correctly or fails clearly, leaving the data as it was.
-        switch fault.outcome {
-        case .fails(let expected, let attempts, let says):
-            #expect(status == expected, "\(fault.name): \(env.out.text)")
-            #expect(phase.page2Attempts == attempts, "\(fault.name): page 2 was asked \(phase.page2Attempts) times")
-            let errorLines = env.out.text.split(separator: "\n").filter { $0.contains("error:") }
-            #expect(errorLines.count == 1, "one clear line: \(env.out.text)")
-            for fragment in says { #expect(errorLines.first?.contains(fragment) == true, "\(fault.name): '\(fragment)' missing from \(errorLines)") }
-            #expect(try DatabaseDump.dump(env.database) == before, "\(fault.name): a failed run changed the data")
-            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'failed' AND error IS NOT NULL") == 1)
-            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'running'") == 0)
-        case .completesClean:
-            #expect(status == .success, "\(fault.name): \(env.printed)")
+            // …the run completes correctly or fails clearly, leaving the data as it was.
+            switch fault.outcome {
+            case .fails(let expected, let attempts, let says):
+                #expect(status == expected, "\(fault.name): \(env.out.text)")
+                #expect(phase.page2Attempts == attempts, "\(fault.name): page 2 was asked \(phase.page2Attempts) times")
+                let errorLines = env.out.text.split(separator: "\n").filter { $0.contains("error:") }
+                #expect(errorLines.count == 1, "one clear line: \(env.out.text)")
+                for fragment in says { #expect(errorLines.first?.contains(fragment) == true, "\(fault.name): '\(fragment)' missing from \(errorLines)") }
+                let after = try DatabaseDump.dump(env.database)
+                #expect(after == before, "\(fault.name): a failed run changed the data: \(DatabaseDump.firstDifference(after, before))")
+                #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'failed' AND error IS NOT NULL") == 1)
+                #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'running'") == 0)
+            case .completesClean:
+                #expect(status == .success, "\(fault.name): \(env.printed)")
+                let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
+                let got = try Self.normalized(env.database, provenance: !fault.provenanceDiffers)
+                #expect(got == reference, "\(fault.name): \(DatabaseDump.firstDifference(got, reference))")
+            case .completesWith(let stations):
+                #expect(status == .success, "\(fault.name): \(env.printed)")
+                let loaded = try DatabaseDump.strings(env.database, "SELECT station_name FROM measurement WHERE data_time = '2024-03-06 15:00' ORDER BY station_name")
+                #expect(loaded == stations, "\(fault.name)")
+                #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 7 + stations.count)
+            }
+
+            // When the fault clears, a re-run converges on the clean result.
+            phase.set(.cleared)
+            if fault.rerunNextDay { env.clock.advance(86_400) }
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(fault.name): \(env.printed)")
             let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
-            #expect(try Self.normalized(env.database, provenance: !fault.provenanceDiffers) == reference, "\(fault.name)")
-        case .completesWith(let stations):
-            #expect(status == .success, "\(fault.name): \(env.printed)")
-            let loaded = try DatabaseDump.strings(env.database, "SELECT station_name FROM measurement WHERE data_time = '2024-03-06 15:00' ORDER BY station_name")
-            #expect(loaded == stations, "\(fault.name)")
-            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 7 + stations.count)
+            let converged = try Self.normalized(env.database, provenance: !fault.provenanceDiffers)
+            #expect(converged == reference, "\(fault.name): the re-run did not converge: \(DatabaseDump.firstDifference(converged, reference))")
+            #expect(try DatabaseDump.strings(env.database, "PRAGMA integrity_check") == ["ok"])
+
+            // The key never comes back out, whatever happened.
+            #expect(!containsSentinel(Data(env.printed.utf8)), "\(fault.name): the key was printed or logged")
+            #expect(!containsSentinel(allBytes(under: env.dir.url)), "\(fault.name): the key reached a file (archive or database)")
+            #expect(server.requests.allSatisfy { $0.request.query["serviceKey"] == sentinelKey }, "the key does reach the server")
         }
-
-        // When the fault clears, a re-run converges on the clean result.
-        phase.set(.cleared)
-        if fault.rerunNextDay { env.clock.advance(86_400) }
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(fault.name): \(env.printed)")
-        let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
-        #expect(try Self.normalized(env.database, provenance: !fault.provenanceDiffers) == reference, "\(fault.name): the re-run did not converge")
-        #expect(try DatabaseDump.strings(env.database, "PRAGMA integrity_check") == ["ok"])
-
-        // The key never comes back out, whatever happened.
-        #expect(!containsSentinel(Data(env.printed.utf8)), "\(fault.name): the key was printed or logged")
-        #expect(!containsSentinel(allBytes(under: env.dir.url)), "\(fault.name): the key reached a file (archive or database)")
-        #expect(server.requests.allSatisfy { $0.request.query["serviceKey"] == sentinelKey }, "the key does reach the server")
     }
 }

@@ -63,50 +63,53 @@ import TestSupport
     }
 
     @Test func queriesNeverSeeDatabaseIsLockedWhileABigLoadCommitsInProcess() async throws {
-        let env = try RelEnvironment("locking")
-        defer { env.dir.remove() }
-        let pages = env.dir.path("pages")
-        try LoadData.write(to: pages, files: 4, items: 400)
-        _ = try SQLiteStore(path: env.database.path)  // schema in place before the readers start
+        try await onOwnThread {
+            let env = try RelEnvironment("locking")
+            defer { env.dir.remove() }
+            let pages = env.dir.path("pages")
+            try LoadData.write(to: pages, files: 4, items: 400)
+            _ = try SQLiteStore(path: env.database.path)  // schema in place before the readers start
 
-        let loop = QueryLoop(database: env.database)
-        while loop.snapshot.iterations < 5 { try await Task.sleep(nanoseconds: 2_000_000) }
-        let status = await Task.detached {
-            env.feedline.replay(inputs: [pages.path], sourceHint: nil, parameters: [:],
-                                paths: Paths(environment: env.environment, database: env.database.path), force: false)
-        }.value
-        let after = loop.snapshot.iterations
-        while loop.snapshot.iterations < after + 5 { try await Task.sleep(nanoseconds: 2_000_000) }
-        loop.stop()
+            let loop = QueryLoop(database: env.database)
+            while loop.snapshot.iterations < 5 { try await Task.sleep(nanoseconds: 2_000_000) }
+            // The load runs on this test's own thread while the readers loop on theirs.
+            let status = env.feedline.replay(inputs: [pages.path], sourceHint: nil, parameters: [:],
+                                             paths: Paths(environment: env.environment, database: env.database.path), force: false)
+            let after = loop.snapshot.iterations
+            while loop.snapshot.iterations < after + 5 { try await Task.sleep(nanoseconds: 2_000_000) }
+            loop.stop()
 
-        let result = loop.snapshot
-        #expect(status == .success, "\(env.printed)")
-        #expect(result.errors.isEmpty, "readers saw: \(result.errors.prefix(3))")
-        #expect(result.counts == [0, 1600], "readers must see none or all of the load, saw \(result.counts.sorted())")
-        #expect(result.iterations > 20)
+            let result = loop.snapshot
+            #expect(status == .success, "\(env.printed)")
+            #expect(result.errors.isEmpty, "readers saw: \(result.errors.prefix(3))")
+            #expect(result.counts == [0, 1600], "readers must see none or all of the load, saw \(result.counts.sorted())")
+            #expect(result.iterations > 20)
+        }
     }
 
     @Test(.enabled(if: FeedlineBinary.url != nil, "the feedline executable is not built beside the tests (swift build first)"))
     func queriesNeverSeeDatabaseIsLockedWhileAnotherProcessLoads() async throws {
-        let binary = try #require(FeedlineBinary.url)
-        let dir = try TemporaryDirectory("locking-process")
-        defer { dir.remove() }
-        let pages = dir.path("pages")
-        try LoadData.write(to: pages, files: 4, items: 400)
-        let database = dir.path("feedline.sqlite")
-        _ = try SQLiteStore(path: database.path)
+        try await onOwnThread {
+            let binary = try #require(FeedlineBinary.url)
+            let dir = try TemporaryDirectory("locking-process")
+            defer { dir.remove() }
+            let pages = dir.path("pages")
+            try LoadData.write(to: pages, files: 4, items: 400)
+            let database = dir.path("feedline.sqlite")
+            _ = try SQLiteStore(path: database.path)
 
-        let loop = QueryLoop(database: database)
-        while loop.snapshot.iterations < 5 { try await Task.sleep(nanoseconds: 2_000_000) }
-        let process = try FeedlineProcess(binary, ["replay", pages.path, "--db", database.path])
-        let exit = await Task.detached { process.wait() }.value
-        let after = loop.snapshot.iterations
-        while loop.snapshot.iterations < after + 5 { try await Task.sleep(nanoseconds: 2_000_000) }
-        loop.stop()
+            let loop = QueryLoop(database: database)
+            while loop.snapshot.iterations < 5 { try await Task.sleep(nanoseconds: 2_000_000) }
+            let process = try FeedlineProcess(binary, ["replay", pages.path, "--db", database.path])
+            let exit = process.wait()
+            let after = loop.snapshot.iterations
+            while loop.snapshot.iterations < after + 5 { try await Task.sleep(nanoseconds: 2_000_000) }
+            loop.stop()
 
-        let result = loop.snapshot
-        #expect(exit == 0)
-        #expect(result.errors.isEmpty, "readers saw: \(result.errors.prefix(3))")
-        #expect(result.counts == [0, 1600], "readers must see none or all of the load, saw \(result.counts.sorted())")
+            let result = loop.snapshot
+            #expect(exit == 0)
+            #expect(result.errors.isEmpty, "readers saw: \(result.errors.prefix(3))")
+            #expect(result.counts == [0, 1600], "readers must see none or all of the load, saw \(result.counts.sorted())")
+        }
     }
 }

@@ -56,23 +56,17 @@ import TestSupport
 
     // MARK: - The ledger
 
-    @Test func concurrentReservationsNeverCountPastTheLimit() async throws {
+    @Test func concurrentReservationsNeverCountPastTheLimit() throws {
         let dir = try TemporaryDirectory("quota")
         defer { dir.remove() }
         let path = dir.path("q.sqlite").path
-        // Two stores on one file: two "processes" sharing a key.
+        // Two stores on one file: two "processes" sharing a key; eight threads asking at once.
         let stores = [try SQLiteStore(path: path), try SQLiteStore(path: path)]
-        let granted = await withTaskGroup(of: Int.self) { group in
-            for worker in 0..<8 {
-                group.addTask {
-                    var ok = 0
-                    for _ in 0..<20 where (try? stores[worker % 2].reserveCall(Self.scope, on: Self.day, limit: 50)) == true { ok += 1 }
-                    return ok
-                }
-            }
-            return await group.reduce(0, +)
+        let granted = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for _ in 0..<20 where (try? stores[worker % 2].reserveCall(Self.scope, on: Self.day, limit: 50)) == true { granted.add() }
         }
-        #expect(granted == 50)
+        #expect(granted.value == 50)
         #expect(try stores[0].callsMade(Self.scope, on: Self.day) == 50)
         #expect(try stores[1].callsMade(Self.scope, on: Self.day.adding(days: 1)) == 0, "a new KST day starts at zero")
         #expect(try stores[0].reserveCall(Self.scope, on: Self.day, limit: nil), "no limit: always counted")
@@ -83,113 +77,130 @@ import TestSupport
         #expect(try !stores[0].reserveCall(Self.scope, on: Self.day.adding(days: 3), limit: 500))
     }
 
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func add() { lock.withLock { n += 1 } }
+        var value: Int { lock.withLock { n } }
+    }
+
     // MARK: - End to end
 
     @Test func everyCallIsCountedPerKeyAndKSTDayRetriesIncludedAndTheKeyIsNotStored() async throws {
-        let server = try Self.server { seen in
-            Pages.page(of: seen.request) == 1 && seen.attempt == 1 ? .respond(status: 503, contentType: "text/plain", body: Data("busy".utf8)) : nil
+        try await onOwnThread {
+            let server = try Self.server { seen in
+                Pages.page(of: seen.request) == 1 && seen.attempt == 1 ? .respond(status: 503, contentType: "text/plain", body: Data("busy".utf8)) : nil
+            }
+            defer { server.stop() }
+            var env = try RelEnvironment("quota-count")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success, "\(env.printed)")
+            #expect(server.requests.count == 4)
+            #expect(try DatabaseDump.integer(env.database, """
+                SELECT calls FROM api_call WHERE source = 'airkorea' AND api = 'ArpltnInforInqireSvc'
+                  AND credential_variable = 'AIRKOREA_SERVICE_KEY' AND kst_date = '2024-03-06'
+                  AND key_fingerprint = '\(QuotaCountingFetcher.fingerprint(ofKey: sentinelKey))'
+                """) == 4)
+            #expect(env.logs.text.contains("retrying after a transient error"))
+            #expect(!containsSentinel(allBytes(under: env.dir.url)))
         }
-        defer { server.stop() }
-        var env = try RelEnvironment("quota-count")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success, "\(env.printed)")
-        #expect(server.requests.count == 4)
-        #expect(try DatabaseDump.integer(env.database, """
-            SELECT calls FROM api_call WHERE source = 'airkorea' AND api = 'ArpltnInforInqireSvc'
-              AND credential_variable = 'AIRKOREA_SERVICE_KEY' AND kst_date = '2024-03-06'
-              AND key_fingerprint = '\(QuotaCountingFetcher.fingerprint(ofKey: sentinelKey))'
-            """) == 4)
-        #expect(env.logs.text.contains("retrying after a transient error"))
-        #expect(!containsSentinel(allBytes(under: env.dir.url)))
     }
 
     @Test func aRunWhoseFirstPagesWouldExceedTheQuotaDoesNotStart() async throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        var env = try RelEnvironment("quota-refuse")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
-        let pipelines = try env.writePipeline("three", Pages.provincePipeline.replacingOccurrences(of: "sidoName: 서울", with: "sidoName: [서울, 부산, 대구]"))
-        let status = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines))
-        #expect(status == .temporaryFailure)
-        #expect(env.err.text.contains("not starting"))
-        #expect(env.err.text.contains("needs at least 3 calls; 0 of 2 used today, 2 left"))
-        #expect(server.requests.isEmpty, "nothing may be called")
-        #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run") == 0, "nothing started")
+        try await onOwnThread {
+            let server = try Self.server()
+            defer { server.stop() }
+            var env = try RelEnvironment("quota-refuse")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
+            let pipelines = try env.writePipeline("three", Pages.provincePipeline.replacingOccurrences(of: "sidoName: 서울", with: "sidoName: [서울, 부산, 대구]"))
+            let status = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines))
+            #expect(status == .temporaryFailure)
+            #expect(env.err.text.contains("not starting"))
+            #expect(env.err.text.contains("needs at least 3 calls; 0 of 2 used today, 2 left"))
+            #expect(server.requests.isEmpty, "nothing may be called")
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run") == 0, "nothing started")
+        }
     }
 
     @Test func theLimitStopsARunMidwayAndTheDatabaseKeepsNothingOfIt() async throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        var env = try RelEnvironment("quota-midway")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
-        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-        let status = await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
-        #expect(status == .temporaryFailure)
-        #expect(server.requests.count == 2, "the third page is refused before it is sent")
-        #expect(env.out.text.contains("feedline has counted 2 of the 2 calls"))
-        #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 0)
-        #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'failed'") == 1)
+        try await onOwnThread {
+            let server = try Self.server()
+            defer { server.stop() }
+            var env = try RelEnvironment("quota-midway")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
+            let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+            let status = await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
+            #expect(status == .temporaryFailure)
+            #expect(server.requests.count == 2, "the third page is refused before it is sent")
+            #expect(env.out.text.contains("feedline has counted 2 of the 2 calls"))
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 0)
+            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'failed'") == 1)
+        }
     }
 
     @Test func theAPIsOwnQuotaErrorStopsLaterRunsBeforeTheyCallUntilTheNextKSTDay() async throws {
-        let exhausted = AirKoreaPages.gatewayError(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR")
-        let server = try Self.server { seen in
-            seen.request.query["sidoName"] == "서울" && Pages.page(of: seen.request) == 2
-                ? .respond(status: 200, contentType: "text/xml", body: exhausted) : nil
+        try await onOwnThread {
+            let exhausted = AirKoreaPages.gatewayError(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR")
+            let server = try Self.server { seen in
+                seen.request.query["sidoName"] == "서울" && Pages.page(of: seen.request) == 2
+                    ? .respond(status: 200, contentType: "text/xml", body: exhausted) : nil
+            }
+            defer { server.stop() }
+            var env = try RelEnvironment("quota-22")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .temporaryFailure)
+            #expect(server.requests.count == 2, "22 is not retried")
+            #expect(try DatabaseDump.integer(env.database, "SELECT calls FROM api_call WHERE kst_date = '2024-03-06'") == 500)
+
+            // Later the same KST day: refused before any call.
+            env.clock.advance(3600 * 8)  // 23:00 KST
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .temporaryFailure)
+            #expect(server.requests.count == 2)
+            #expect(env.err.text.contains("500 of 500 used today, 0 left"))
+
+            // After midnight KST the count starts again (this province is not exhausted on the server).
+            env.clock.advance(3600)  // 00:00 KST the next day
+            let busan = try env.writePipeline("busan", Pages.provincePipeline.replacingOccurrences(of: "서울", with: "부산"))
+            #expect(await env.feedline.run(names: ["busan"], source: .live, paths: env.paths(pipelines: busan)) == .success, "\(env.printed)")
+            #expect(server.requests.count == 5)
         }
-        defer { server.stop() }
-        var env = try RelEnvironment("quota-22")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .temporaryFailure)
-        #expect(server.requests.count == 2, "22 is not retried")
-        #expect(try DatabaseDump.integer(env.database, "SELECT calls FROM api_call WHERE kst_date = '2024-03-06'") == 500)
-
-        // Later the same KST day: refused before any call.
-        env.clock.advance(3600 * 8)  // 23:00 KST
-        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .temporaryFailure)
-        #expect(server.requests.count == 2)
-        #expect(env.err.text.contains("500 of 500 used today, 0 left"))
-
-        // After midnight KST the count starts again (this province is not exhausted on the server).
-        env.clock.advance(3600)  // 00:00 KST the next day
-        let busan = try env.writePipeline("busan", Pages.provincePipeline.replacingOccurrences(of: "서울", with: "부산"))
-        #expect(await env.feedline.run(names: ["busan"], source: .live, paths: env.paths(pipelines: busan)) == .success, "\(env.printed)")
-        #expect(server.requests.count == 5)
     }
 
     @Test func dryRunPrintsTheRedactedPlanAndItsCostAndCallsNothing() async throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        var env = try RelEnvironment("dry-run")
-        defer { env.dir.remove() }
-        env.baseURL = server.baseURL
-        let pipelines = try env.writePipeline("three", Pages.provincePipeline.replacingOccurrences(of: "sidoName: 서울", with: "sidoName: [서울, 부산, 대구]"))
-        let status = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines), dryRun: true)
-        #expect(status == .success, "\(env.printed)")
-        let text = env.out.text
-        #expect(text.components(separatedBy: "pages 1+").count - 1 == 3)
-        #expect(text.contains("serviceKey=REDACTED"))
-        #expect(text.contains("3 requests, at least 3 calls"))
-        #expect(text.contains("needs at least 3 calls; 0 of 500 used today, 500 left — fits"))
-        #expect(server.requests.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: env.database.path), "a dry run writes nothing")
-        #expect(!containsSentinel(Data(env.printed.utf8)))
+        try await onOwnThread {
+            let server = try Self.server()
+            defer { server.stop() }
+            var env = try RelEnvironment("dry-run")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try env.writePipeline("three", Pages.provincePipeline.replacingOccurrences(of: "sidoName: 서울", with: "sidoName: [서울, 부산, 대구]"))
+            let status = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines), dryRun: true)
+            #expect(status == .success, "\(env.printed)")
+            let text = env.out.text
+            #expect(text.components(separatedBy: "pages 1+").count - 1 == 3)
+            #expect(text.contains("serviceKey=REDACTED"))
+            #expect(text.contains("3 requests, at least 3 calls"))
+            #expect(text.contains("needs at least 3 calls; 0 of 500 used today, 500 left — fits"))
+            #expect(server.requests.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: env.database.path), "a dry run writes nothing")
+            #expect(!containsSentinel(Data(env.printed.utf8)))
 
-        // With today's usage near the limit, the dry run says the run would not start.
-        env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
-        let json = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines), json: true, dryRun: true)
-        #expect(json == .temporaryFailure)
-        let parsed = try JSONSerialization.jsonObject(with: Data((env.out.text.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
-        let quota = (parsed?["quota"] as? [[String: Any]])?.first
-        #expect(quota?["fits"] as? Bool == false && quota?["minimum_calls"] as? Int == 3)
-        #expect(server.requests.isEmpty)
+            // With today's usage near the limit, the dry run says the run would not start.
+            env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
+            let json = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines), json: true, dryRun: true)
+            #expect(json == .temporaryFailure)
+            let parsed = try JSONSerialization.jsonObject(with: Data((env.out.text.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
+            let quota = (parsed?["quota"] as? [[String: Any]])?.first
+            #expect(quota?["fits"] as? Bool == false && quota?["minimum_calls"] as? Int == 3)
+            #expect(server.requests.isEmpty)
+        }
     }
 }

@@ -130,9 +130,7 @@ enum DatabaseDump {
     ///   - excludingTables: tables left out.
     ///   - excludingColumns: columns left out of every table (e.g. `run_id`, which differs between databases).
     static func dump(_ path: URL, excludingTables: Set<String> = bookkeeping, excludingColumns: Set<String> = []) throws -> String {
-        var config = Configuration()
-        config.readonly = true
-        let queue = try DatabaseQueue(path: path.path, configuration: config)
+        let queue = try DatabaseQueue(path: path.path, configuration: configuration(readonly: true))
         return try queue.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             var out: [String] = []
@@ -152,13 +150,33 @@ enum DatabaseDump {
 
     /// One integer from a query.
     static func integer(_ path: URL, _ sql: String) throws -> Int {
-        let queue = try DatabaseQueue(path: path.path)
+        let queue = try DatabaseQueue(path: path.path, configuration: configuration(readonly: false))
         return try queue.read { try Int.fetchOne($0, sql: sql) ?? -1 }
     }
 
     static func strings(_ path: URL, _ sql: String) throws -> [String] {
-        let queue = try DatabaseQueue(path: path.path)
+        let queue = try DatabaseQueue(path: path.path, configuration: configuration(readonly: false))
         return try queue.read { try String.fetchAll($0, sql: sql) }
+    }
+
+    /// A test reader's connection. The busy timeout covers SQLite's one documented case of
+    /// SQLITE_BUSY for a WAL reader: opening the file at the very moment the last other
+    /// connection closes and cleans up the WAL (here: right after a run returns). The readers
+    /// of `LockingTests`, which must never wait, use no timeout at all.
+    static func configuration(readonly: Bool) -> Configuration {
+        var config = Configuration()
+        config.readonly = readonly
+        config.busyMode = .timeout(5)
+        return config
+    }
+
+    /// The first line where two dumps differ, for readable failures.
+    static func firstDifference(_ a: String, _ b: String) -> String {
+        let x = a.split(separator: "\n", omittingEmptySubsequences: false), y = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for i in 0..<max(x.count, y.count) where (i < x.count ? x[i] : "<end>") != (i < y.count ? y[i] : "<end>") {
+            return "line \(i + 1):\n  got      \(i < x.count ? x[i] : "<end>")\n  expected \(i < y.count ? y[i] : "<end>")"
+        }
+        return "identical"
     }
 }
 
@@ -213,4 +231,27 @@ enum Pages {
     }
 
     static func page(of request: LoopbackServer.Request) -> Int { Int(request.query["pageNo"] ?? "") ?? 0 }
+}
+
+// MARK: - Running off the cooperative pool
+
+/// A task executor with its own serial queue (so its own thread when it blocks).
+///
+/// `feedline`'s use cases are async but do long synchronous stretches (parsing, hashing,
+/// SQLite). Test cases run in parallel on Swift's cooperative pool — as many threads as cores,
+/// two on CI — so one test parsing a large document would starve every other test's HTTP
+/// client and make their timeouts fire. Each test body runs here instead.
+final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "feedline.reliability-test")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// Runs `body` with a `DedicatedExecutor` preferred, off the cooperative pool.
+func onOwnThread<T>(_ body: () async throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(DedicatedExecutor()) { try await body() }
 }

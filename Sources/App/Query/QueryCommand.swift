@@ -9,22 +9,23 @@ struct QueryCommand: AsyncParsableCommand {
         commandName: "query",
         abstract: "Run one read-only SQL query (or a saved one) and print the rows as a table, CSV, JSON or NDJSON.",
         discussion: """
-        The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings
-        (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a
+        The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings \
+        (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a \
         consistent snapshot and can run while a load is writing (WAL): they never block it.
 
-        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer
-        or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql
-        (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults.
-        Views: measurement_latest, measurement_daily, measurement_monthly, province_daily,
+        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer \
+        or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql \
+        (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults. \
+        Views: measurement_latest, measurement_daily, measurement_monthly, province_daily, \
         province_monthly, exceedance_daily, station_freshness, run_history, run_latest.
 
         Examples:
           feedline query "select station_name, pm10, pm25 from measurement_latest"
-          feedline query "select * from measurement where station_name = :s" --param s=종로구 --format csv
+          feedline query "select name from station where sido = :s" --param s=서울
+          feedline query latest --format csv > latest.csv
           feedline query --saved daily-pm --param station=종로구 --format json
           feedline query stale-stations --param hours=6
-          feedline query --file my-report.sql --format ndjson > rows.ndjson
+          feedline query --file my.sql --format ndjson > rows.ndjson
           feedline query --list
         """)
 

@@ -87,7 +87,7 @@ enum ReportHTML {
                                    values: model.days.map { $0.intake[kind].hoursWithData > 0 ? $0.intake[kind].micrograms : nil },
                                    faded: Set(model.days.indices.filter { !model.days[$0].intake[kind].isComplete }))
             }))
-        body.append("<figcaption>Daily intake. Faded bars: some profile hours had no measurement and add nothing (they are not taken as 0 µg/m³, they are missing).</figcaption>")
+        body.append("<figcaption>Daily intake. Faded bars: some walking hours had no measurement and add nothing (missing, not taken as 0 µg/m³).</figcaption>")
         body.append("</figure>")
         body.append("<figure>")
         body.append("<h3>Inhaled over the 7 days ending each day, µg</h3>")
@@ -212,7 +212,7 @@ enum ReportHTML {
     }
 
     static func intakeTable(_ model: ReportModel) -> String {
-        var rows = ["<table class=\"intake\"><thead><tr><th>Day (KST)</th><th>PM10 µg</th><th>PM2.5 µg</th><th>profile hours with PM10 / PM2.5</th><th>PM10 µg, 7 days</th><th>PM2.5 µg, 7 days</th></tr></thead><tbody>"]
+        var rows = ["<table class=\"intake\"><thead><tr><th>Day (KST)</th><th>PM10 µg</th><th>PM2.5 µg</th><th>hours known, PM10 / PM2.5</th><th>PM10 µg, 7 days</th><th>PM2.5 µg, 7 days</th></tr></thead><tbody>"]
         for day in model.days {
             let i = day.intake, w = day.intakeWeek
             func shown(_ t: IntakeTotal) -> String { t.hoursWithData == 0 ? "–" : label(t.micrograms) }

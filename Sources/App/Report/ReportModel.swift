@@ -39,12 +39,14 @@ public struct WalkingProfile: Sendable, Equatable {
     /// The model behind the profile.
     public var model: InhalationIntakeModel { InhalationIntakeModel(walkingActivity: activity, walkingSpeed: speed) }
 
-    /// Metres walked per walking slot, for every day from `first` to `last`.
+    /// Metres walked in every hour from `first` to `last`: `metresPerHour` in the walking hours, 0 m
+    /// in the others (so their intake is a known 0 µg rather than a missing hour).
     func distances(from first: LocalDate, through last: LocalDate) -> HourlySeries<Metres> {
         var values: [HourSlot: Metres] = [:]
+        let walking = Set(hours)
         var day = first
         while day <= last {
-            for hour in hours { if let slot = HourSlot(date: day, hour: hour) { values[slot] = metresPerHour } }
+            for slot in day.hourSlots { values[slot] = walking.contains(slot.hour) ? metresPerHour : 0 }
             day = day.adding(days: 1)
         }
         return HourlySeries(values)
@@ -108,7 +110,8 @@ public struct ReportModel: Sendable {
         /// Mean PM2.5 and coarse (PM10 − PM2.5) over station-hours having both with PM2.5 ≤ PM10.
         public var pairedPM25: Double?
         public var pairedCoarse: Double?
-        /// Inhaled µg that day (profile hours with data only) and how many profile hours had data.
+        /// Inhaled µg that day and how many of its 24 hours have a known intake (non-walking hours
+        /// are a known 0 µg; walking hours without a measurement are unknown).
         public var intake: DustPair<IntakeTotal>
         /// Inhaled µg over the 7 days ending this day (D-6…D).
         public var intakeWeek: DustPair<IntakeTotal>

@@ -166,7 +166,8 @@ enum SVGChart {
         while start < hours.count {
             let table = KoreanGrading.table(for: kind, on: hours[start].slot.date)
             var end = start
-            while end < hours.count && KoreanGrading.table(for: kind, on: hours[end].slot.date) == table { end += 1 }
+            func bands(_ t: KoreanGradeTable) -> [Int] { [t.goodMax, t.moderateMax, t.badMax] }
+            while end < hours.count && bands(KoreanGrading.table(for: kind, on: hours[end].slot.date)) == bands(table) { end += 1 }
             let x0 = frame.left + Double(start) * slotWidth, x1 = frame.left + Double(end) * slotWidth
             let edges: [(AirKoreaGrade, Double, Double)] = [
                 (.good, 0, Double(table.goodMax + 1)), (.moderate, Double(table.goodMax + 1), Double(table.moderateMax + 1)),

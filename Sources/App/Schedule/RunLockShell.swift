@@ -65,7 +65,9 @@ final class HeldRunLock: @unchecked Sendable {
         self.store = store
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "feedline.run-lock.heartbeat"))
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [store] in _ = try? store.heartbeatRunLock(pipeline: pipeline, holder: holder, now: clock()) }
+        // Weak: the timer must not keep the store (and its connections) open after the run; the
+        // last release closes the database, checkpointing the WAL, and must happen in the caller.
+        timer.setEventHandler { [weak store] in _ = try? store?.heartbeatRunLock(pipeline: pipeline, holder: holder, now: clock()) }
         timer.resume()
     }
 

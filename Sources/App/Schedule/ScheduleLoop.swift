@@ -55,6 +55,9 @@ public final class StopSignal: @unchecked Sendable {
 
 /// Turns SIGTERM and SIGINT into a `StopSignal` request through DispatchSource signal sources,
 /// so a run in hand is never interrupted: the scheduler finishes it and then exits.
+///
+/// The default action is replaced by "ignore", and `init` returns once the sources are
+/// registered, so from then on every signal becomes a stop request and none kills a load.
 public final class SignalStopper: @unchecked Sendable {
     private let signals: [Int32]
     private var sources: [DispatchSourceSignal] = []
@@ -62,18 +65,24 @@ public final class SignalStopper: @unchecked Sendable {
     public init(signals: [Int32] = [SIGTERM, SIGINT], stop: StopSignal, queue: DispatchQueue = DispatchQueue(label: "feedline.signals"),
                 onSignal: @escaping @Sendable (String) -> Void = { _ in }) {
         self.signals = signals
+        let registered = DispatchGroup()
         for number in signals {
             signal(number, SIG_IGN)  // the source, not the default action, handles it
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             let name = Self.name(of: number)
             source.setEventHandler {
-                let first = !stop.isRequested
+                // Report first: once the stop is requested the process may exit at any moment.
+                onSignal(stop.isRequested ? "\(name) again" : name)
                 stop.request(name)
-                onSignal(first ? name : "\(name) again")
             }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             sources.append(source)
         }
+        // Registration is asynchronous; until it is done a signal would be ignored. Wait for it,
+        // so that once this returns every signal is seen.
+        _ = registered.wait(timeout: .now() + 5)
     }
 
     /// Removes the sources and restores the default actions.

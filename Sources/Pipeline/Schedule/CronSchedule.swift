@@ -155,7 +155,7 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
                 let wall = midnight + h * 3600 + m * 60
                 let instants = resolve(wall: wall)
                 switch instants.count {
-                case 0: break
+                case 0: if fixed, let end = gapEnd(wall: wall) { out.append(end) }
                 case 1: out.append(instants[0])
                 default: if fixed { out.append(instants[0]) } else { out.append(contentsOf: instants) }
                 }

@@ -1,4 +1,15 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// User + system CPU seconds of the children this process has waited for.
+func childrenCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
 
 /// Times the `feedline` binary on single-file inputs and splits a replay's cost into start-up,
 /// database set-up, hashing, parse + map (+ an upsert that changes nothing) and the writes.
@@ -13,19 +24,21 @@ struct BinaryBench {
         let description: String
     }
 
-    /// Runs feedline with `arguments`, returns wall seconds; throws unless it exits 0.
-    func time(_ arguments: [String]) throws -> Double {
+    /// Runs feedline with `arguments`, returns wall and CPU (user + system) seconds; throws unless it exits 0.
+    func time(_ arguments: [String]) throws -> (wall: Double, cpu: Double) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: feedline)
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        let cpu0 = childrenCPUSeconds()
         let t0 = Timing.now()
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let seconds = Double(Timing.now() - t0) / 1e9
+        let cpu = childrenCPUSeconds() - cpu0
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw Failure(description: "feedline \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n\(text)")
@@ -33,7 +46,7 @@ struct BinaryBench {
         if text.hasPrefix("OVERVIEW:") || text.contains("\nUSAGE:") && !arguments.contains("--version") {
             throw Failure(description: "feedline \(arguments.joined(separator: " ")) printed its help instead of running")
         }
-        return seconds
+        return (seconds, cpu)
     }
 
     func freshDatabase(_ name: String) -> String {
@@ -45,7 +58,11 @@ struct BinaryBench {
     /// `tiny`: a one-item page; `inputs`: (label, file, items) single-file pages to load.
     func run(tiny: String, inputs: [(label: String, file: String, items: Int)]) throws {
         var samples: [String: [Double]] = [:]
-        func add(_ key: String, _ seconds: Double) { samples[key, default: []].append(seconds) }
+        var cpuSamples: [String: [Double]] = [:]
+        func add(_ key: String, _ t: (wall: Double, cpu: Double)) {
+            samples[key, default: []].append(t.wall)
+            cpuSamples[key, default: []].append(t.cpu)
+        }
         for _ in 0..<repeats {
             add("startup", try time(["--version"]))
             add("tiny", try time(["replay", tiny, "--db", freshDatabase("tiny.sqlite")]))
@@ -56,12 +73,14 @@ struct BinaryBench {
                 add("force.\(input.label)", try time(["replay", input.file, "--db", db, "--force"]))
             }
         }
-        let m = samples.mapValues(Timing.median)
+        let wall = samples.mapValues(Timing.median)
+        let cpu = cpuSamples.mapValues(Timing.median)
         print("feedline binary: \(feedline)")
-        print("median of \(repeats) runs each; every figure is a whole process (start-up included)")
-        var table = Table("case", "min s", "median s")
+        print("median of \(repeats) runs each; every figure is a whole process (start-up included);")
+        print("derived figures use CPU time (user + system), which a busy machine inflates far less than wall time")
+        var table = Table("case", "min s", "median s", "median CPU s")
         func row(_ key: String, _ label: String) {
-            table.add(label, fmt(samples[key]!.min()!, 3), fmt(m[key]!, 3))
+            table.add(label, fmt(samples[key]!.min()!, 3), fmt(wall[key]!, 3), fmt(cpu[key]!, 3))
         }
         row("startup", "feedline --version (process start-up)")
         row("tiny", "replay 1 item into a fresh database")
@@ -72,7 +91,8 @@ struct BinaryBench {
         }
         table.print()
         print("")
-        print("derived (from the medians)")
+        let m = cpu
+        print("derived (from the median CPU times)")
         var derived = Table("what", "value")
         derived.add("process start-up", "\(fmt(m["startup"]! * 1000, 1)) ms")
         derived.add("database create + migrate + 1 item", "\(fmt((m["tiny"]! - m["startup"]!) * 1000, 1)) ms")
