@@ -113,9 +113,11 @@ extension Feedline {
             // One extra day before, for the legacy one-hour lag at midnight.
             let pm = try store.hourlyPM(station: request.station, from: first.adding(days: -1), through: request.date)
             var distances: [HourSlot: Double] = [:]
+            // Outside the walking hours nothing is walked: a known 0 m (0 µg), not missing data.
+            let walking = Set(request.hours)
             for day in 0...6 {
-                for hour in request.hours {
-                    if let slot = HourSlot(date: first.adding(days: day), hour: hour) { distances[slot] = request.metresPerHour }
+                for slot in first.adding(days: day).hourSlots {
+                    distances[slot] = walking.contains(slot.hour) ? request.metresPerHour : 0
                 }
             }
             let calculator = request.legacy

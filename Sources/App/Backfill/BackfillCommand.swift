@@ -8,13 +8,9 @@ struct BackfillCommand: AsyncParsableCommand {
         commandName: "backfill",
         abstract: "Fetch only the station-hours a realtime-by-station pipeline is missing between two dates.",
         discussion: """
-        Looks up which hours each station of the pipeline has (the measurement_completeness view),
-        and for each station with gaps asks AirKorea for the smallest dataTerm (DAILY, MONTH, 3MONTH)
-        that reaches its oldest missing hour — within what is left of today's quota
-        (FEEDLINE_QUOTA_AIRKOREA, default 500 calls a day). Loads go through the same path as
-        `feedline run --live` (one transaction per dataTerm, recorded in the run ledger as
-        PIPELINE:backfill). Prints what was missing, what was filled and what is still missing.
-        Dates are KST calendar days; AirKorea keeps about three months.
+        Looks up which hours each station of the pipeline has (the measurement_completeness view). For each station with gaps it asks AirKorea for the smallest dataTerm (DAILY, MONTH, 3MONTH) that reaches the oldest missing hour, within what is left of today's quota (FEEDLINE_QUOTA_AIRKOREA, default 500 calls a day). Loads go through the same path as `feedline run --live`: one transaction per dataTerm, recorded in the run ledger as PIPELINE:backfill. It then prints what was missing, what was filled and what is still missing. Dates are KST calendar days; AirKorea keeps about three months.
+
+        Exit codes: 0 every planned request loaded (hours the API does not have may remain); 3 some stations were left for lack of quota, or some loads failed; 75 nothing could be fetched for quota or a transient error; 1 a terminal failure; 78 a missing key, an invalid setting or a pipeline that is not realtime-by-station.
 
         Examples:
           feedline backfill airkorea-jongno --from 2024-03-01 --to 2024-03-06
