@@ -138,7 +138,7 @@ struct FeedlineProcess: @unchecked Sendable {
                 // Inside the load transaction: after the first payload was written.
                 let deadline = Date().addingTimeInterval(60)
                 while !run.loadStarted && run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
-                Thread.sleep(forTimeInterval: random.unit() * loadWindow * 0.9)
+                Thread.sleep(forTimeInterval: random.unit() * loadWindow * 0.6)
             }
             let finished = !run.process.isRunning
             run.killHard()
