@@ -172,7 +172,7 @@ struct FieldReader {
     /// A number within `range`; nil when missing, unparsable or implausible (the last two noted).
     mutating func number<Field: WireFields>(_ raw: String?, _ field: Field, range: ClosedRange<Double>, unit: String) -> Double? {
         guard let text = WireValue.present(raw) else { return nil }
-        guard let value = Double(text), value.isFinite else {
+        guard Self.isPlainDecimal(text), let value = Double(text), value.isFinite else {
             note("unparsable-number", field: field.wireName, value: raw,
                  "\(field.wireName) is not a number; it is stored as missing, not as 0.")
             return nil
@@ -184,6 +184,28 @@ struct FieldReader {
             return nil
         }
         return value
+    }
+
+    /// Whether `text` is a plain decimal as AirKorea writes numbers (`-`? digits, optionally `.`
+    /// digits). `Double(_:)` alone would also take hex floats (`0x10`), exponents that
+    /// underflow to 0 (`1e-400`), `nan` and `inf`.
+    static func isPlainDecimal(_ text: some StringProtocol) -> Bool {
+        var digitsBefore = 0, digitsAfter = 0, seenDot = false, first = true
+        for byte in text.utf8 {
+            defer { first = false }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if seenDot { digitsAfter += 1 } else { digitsBefore += 1 }
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                guard first else { return false }
+            case UInt8(ascii: "."):
+                guard !seenDot else { return false }
+                seenDot = true
+            default:
+                return false
+            }
+        }
+        return digitsBefore > 0 && (!seenDot || digitsAfter > 0)
     }
 
     /// An AirKorea grade 1…4; nil when missing, noted when present but not a grade.

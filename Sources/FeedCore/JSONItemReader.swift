@@ -290,7 +290,10 @@ public struct JSONItemReader: Sendable {
             let end = i
             i += 1
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            if !escaped { return String(decoding: raw, as: UTF8.self) }
+            // JSON text is UTF-8 (RFC 8259): invalid bytes make the document malformed rather
+            // than being silently replaced by U+FFFD.
+            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+            if !escaped { return text }
             return try unescape(raw)
         }
 

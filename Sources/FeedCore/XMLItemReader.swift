@@ -176,8 +176,16 @@ private final class SAXState {
         return name[i] == 0
     }
 
+    /// Feeds nest four levels deep; anything past this is refused (libxml2's push parser has
+    /// no depth limit of its own).
+    static let maxDepth = 256
+
     func start(_ name: UnsafePointer<xmlChar>) {
         depth += 1
+        if depth > Self.maxDepth {
+            fail(FeedError(.malformed, .terminal, "The XML nests deeper than \(Self.maxDepth) levels; feeds never do, so it is refused."))
+            return
+        }
         if depth == 1 { rootName = String(cString: name) }
         if current != nil {
             if depth == itemDepth + 1 {

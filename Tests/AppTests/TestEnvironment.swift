@@ -36,7 +36,8 @@ struct TestEnvironment {
     let out = TextSink()
     let err = TextSink()
     let logs = TextSink()
-    var variables: [String: String] = [:]
+    /// Retries wait 1 ms instead of seconds, so fault tests stay fast.
+    var variables: [String: String] = ["FEEDLINE_RETRY_BASE_MS": "1", "FEEDLINE_RETRY_CAP_MS": "5"]
     var airKoreaBase = URL(string: "http://127.0.0.1:9/")!  // nothing listens on the discard port
 
     init() throws { dir = try TemporaryDirectory("e2e") }
