@@ -22,13 +22,13 @@ extension GRDBLoadSession {
 
     private func writeSchool(_ s: School, payload: RawPayload?) throws -> WriteOutcome {
         let statement = try db.cachedStatement(sql: CareerSQL.schoolUpsert)
-        return try careerOutcome(statement, [s.key, s.list, s.name, s.campus, s.category, s.kind, s.establishment, s.region,
+        return try outcome(statement, [s.key, s.list, s.name, s.campus, s.category, s.kind, s.establishment, s.region,
                                              s.address, s.homepage, s.collegeInfoURL, payload?.sha256])
     }
 
     private func writeMajor(_ m: Major, payload: RawPayload?) throws -> WriteOutcome {
         let statement = try db.cachedStatement(sql: CareerSQL.majorUpsert)
-        let result = try careerOutcome(statement, [m.seq, m.field, m.name, payload?.sha256])
+        let result = try outcome(statement, [m.seq, m.field, m.name, payload?.sha256])
         let departments = m.departments.map { [$0.databaseValue] }
         let changed = try replaceChildren(table: "major_department", parentColumn: "major_seq", parent: m.seq,
                                           columns: ["name"], rows: departments)
@@ -37,7 +37,7 @@ extension GRDBLoadSession {
 
     private func writeJobInfo(_ j: JobInfo, payload: RawPayload?) throws -> WriteOutcome {
         let statement = try db.cachedStatement(sql: CareerSQL.jobInfoUpsert)
-        return try careerOutcome(statement, [j.seq, j.name, j.profession, j.similarJobs, j.summary, j.equalEmployment,
+        return try outcome(statement, [j.seq, j.name, j.profession, j.similarJobs, j.summary, j.equalEmployment,
                                              j.possibility, j.prospect, j.salary, j.jobCode, j.categoryCode,
                                              j.aptitudeTypeCode, payload?.sha256])
     }
@@ -54,7 +54,7 @@ extension GRDBLoadSession {
             p.postedAt.map(iso8601UTC), p.modifiedAt.map(iso8601UTC), p.opensAt.map(iso8601UTC), p.expiresAt.map(iso8601UTC),
             p.openEnded ? 1 : 0, p.closeType?.code, p.closeType?.name, payload?.sha256,
         ]
-        var result = try careerOutcome(statement, StatementArguments(values))
+        var result = try outcome(statement, StatementArguments(values))
 
         var childrenChanged = false
         let locations = p.locations.entries.map { entry -> [DatabaseValue] in
@@ -111,12 +111,6 @@ extension GRDBLoadSession {
 
     // MARK: - Helpers
 
-    /// inserted (revision 0 returned), updated (revision > 0) or unchanged (no row returned).
-    private func careerOutcome(_ statement: Statement, _ arguments: StatementArguments) throws -> WriteOutcome {
-        guard let revision = try Int.fetchOne(statement, arguments: arguments) else { return .unchanged }
-        return revision == 0 ? .inserted : .updated
-    }
-
     /// Replaces the ordered child rows of `parent` when they differ from `rows`; returns whether
     /// anything changed. `ordinal` is numbered from 1 in the given order.
     private func replaceChildren(table: String, parentColumn: String, parent: String, columns: [String],
@@ -166,24 +160,7 @@ enum CareerSQL {
                   "payload_sha256"],
         key: ["posting_id"])
 
-    /// `INSERT … ON CONFLICT (key) DO UPDATE SET … WHERE <a compared column differs> RETURNING revision`.
-    /// `payload_sha256` is written but never compared (the same row from another payload is
-    /// unchanged); columns in `keepKnown` are never erased by a later NULL.
     static func upsert(table: String, columns: [String], key: [String], keepKnown: Set<String> = []) -> String {
-        let valueColumns = columns.filter { !key.contains($0) }
-        let assignments = valueColumns.map { column in
-            keepKnown.contains(column) ? "\(column) = coalesce(excluded.\(column), \(table).\(column))" : "\(column) = excluded.\(column)"
-        }
-        let compared = valueColumns.filter { $0 != "payload_sha256" }.map { column in
-            keepKnown.contains(column)
-                ? "(excluded.\(column) IS NOT NULL AND excluded.\(column) IS NOT \(table).\(column))"
-                : "excluded.\(column) IS NOT \(table).\(column)"
-        }
-        return """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \((assignments + ["revision = \(table).revision + 1"]).joined(separator: ", "))
-            WHERE \(compared.joined(separator: " OR "))
-            RETURNING revision
-            """
+        GRDBLoadSession.upsertSQL(table: table, columns: columns, key: key, keepKnown: keepKnown)
     }
 }

@@ -79,7 +79,8 @@ final class GRDBLoadSession: LoadSession {
 
     // MARK: - Upserts
 
-    private func outcome(_ statement: Statement, _ arguments: StatementArguments) throws -> WriteOutcome {
+    /// Inserted (revision 0 returned), updated (revision > 0) or unchanged (no row returned).
+    func outcome(_ statement: Statement, _ arguments: StatementArguments) throws -> WriteOutcome {
         guard let revision = try Int.fetchOne(statement, arguments: arguments) else { return .unchanged }
         return revision == 0 ? .inserted : .updated
     }
@@ -94,7 +95,10 @@ final class GRDBLoadSession: LoadSession {
     ]
 
     /// `INSERT … ON CONFLICT (key) DO UPDATE SET … WHERE <a compared column differs> RETURNING revision`.
-    private static func upsertSQL(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = [],
+    /// Columns in `ignoredInComparison` are written but never compared (e.g. `payload_sha256`:
+    /// the same row from another payload is unchanged); columns in `keepKnown` are never erased
+    /// by a later NULL.
+    static func upsertSQL(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = ["payload_sha256"],
                                   keepKnown: Set<String> = []) -> String {
         let valueColumns = columns.filter { !key.contains($0) }
         let assignments = valueColumns.map { column in

@@ -3,51 +3,7 @@ import Foundation
 import Pipeline
 import TestSupport
 
-/// Collects what a decoder produced, in arrival order.
-struct CollectingSink: RecordSink {
-    enum Entry: Equatable {
-        case record(FeedRecord)
-        case diagnostic(Diagnostic)
-    }
 
-    var entries: [Entry] = []
-
-    var records: [FeedRecord] { entries.compactMap { if case .record(let r) = $0 { r } else { nil } } }
-    var diagnostics: [Diagnostic] { entries.compactMap { if case .diagnostic(let d) = $0 { d } else { nil } } }
-
-    mutating func accept(_ record: FeedRecord) throws { entries.append(.record(record)) }
-    mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
-
-    /// Golden lines for everything received, in order.
-    var goldenLines: [String] {
-        entries.map {
-            switch $0 {
-            case .record(let r): Golden.line(r)
-            case .diagnostic(let d): Golden.line(d)
-            }
-        }
-    }
-}
-
-/// What one decode gave: the sink's entries and either a summary or an error.
-struct DecodeResult {
-    var sink: CollectingSink
-    var summary: PageSummary?
-    var error: (any Error)?
-
-    var feedError: FeedError? { error as? FeedError }
-
-    /// The golden text: records and diagnostics in order, then `page …` or `error …`.
-    var golden: String {
-        var lines = sink.goldenLines
-        if let summary { lines.append(Golden.line(summary)) }
-        if let error { lines.append(Golden.line(error)) }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The golden text without its final newline, for joining sections.
-    var goldenSection: String { String(golden.dropLast()) }
-}
 
 enum AirKoreaFixtures {
     static let feed = AirKoreaFeed()

@@ -157,7 +157,11 @@ def main(argv):
         med = statistics.median(r["seconds"] for r in un)
         changed = max(int(r["changed"]) for r in un)
         share = med / first if first else float("nan")
-        out.append(f"  unchanged re-run: median {med:.3f} s = {share * 100:.1f} % of the first load ({first:.2f} s); "
+        cpu_un = [r["cpu"] for r in un if r["cpu"] is not None]
+        cpu_first = xml.get("feedline", {}).get("cpu")
+        cpu_note = (f" (by CPU time {statistics.median(cpu_un):.2f} s = {statistics.median(cpu_un) / cpu_first * 100:.1f} %)"
+                    if cpu_un and cpu_first else "")
+        out.append(f"  unchanged re-run: median {med:.3f} s = {share * 100:.1f} % of the first load ({first:.2f} s){cpu_note}; "
                    f"rows changed {changed}; payloads skipped {un[0]['skipped']} of {un[0]['files']}; "
                    f"peak RSS {max(r['rss_kb'] for r in un) / 1024:.1f} MiB; runs " + " ".join(f"{r['seconds']:.3f}" for r in un))
         targets.append((share <= TARGETS["rerun_share"] and changed == 0,
@@ -167,7 +171,9 @@ def main(argv):
     if fo:
         med = statistics.median(r["seconds"] for r in fo)
         changed = max(int(r["changed"]) for r in fo)
-        out.append(f"  --force re-run:   median {med:.2f} s ({med / first * 100:.0f} % of the first load); "
+        cpu_fo = [r["cpu"] for r in fo if r["cpu"] is not None]
+        out.append(f"  --force re-run:   median {med:.2f} s ({med / first * 100:.0f} % of the first load"
+                   + (f"; CPU {statistics.median(cpu_fo):.2f} s" if cpu_fo else "") + "); "
                    f"rows inserted+updated {changed}; rows unchanged {fo[0]['rows']:,}; "
                    f"peak RSS {max(r['rss_kb'] for r in fo) / 1024:.1f} MiB")
         checks.append((changed == 0, f"--force re-run re-parsed everything and changed no row ({changed} inserted+updated)"))
@@ -178,7 +184,7 @@ def main(argv):
     for label in sorted(rss, key=lambda k: int(k.rstrip("d"))):
         r = rss[label]
         out.append(f"  {label:>4}: {r['rss_kb'] / 1024:6.1f} MiB  ({r['rows']:,} rows, {mb(r['bytes']):.0f} MB, {r['seconds']:.1f} s, "
-                   f"{r['rows'] / r['seconds']:,.0f} rows/s)")
+                   f"{r['rows'] / r['seconds']:,.0f} rows/s" + (f", CPU {r['cpu']:.1f} s" if r["cpu"] is not None else "") + ")")
     if "feedline" in xml:
         out.append(f"  {m.get('days')}d (main XML runs): {xml['feedline']['rss_mb']:.1f} MiB")
     big = m.get("rss_days", "30") + "d"
