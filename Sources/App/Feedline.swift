@@ -305,6 +305,7 @@ public struct Feedline: Sendable {
 
     static func stripContext(_ message: String, file: String) -> String {
         message.replacingOccurrences(of: " [\(file)]", with: "")
+            .replacingOccurrences(of: " [\(URL(fileURLWithPath: file).lastPathComponent)]", with: "")
     }
 
     static func parseISO(_ text: String) -> Date? {
@@ -324,7 +325,8 @@ public struct Feedline: Sendable {
         case .skippedUnchanged(let file):
             logger.debug("payload already loaded; skipped", metadata: ["load.file": "\(file)"])
         case .fileFailed(let file, let error):
-            logger.warning("file could not be loaded", metadata: ["load.file": "\(file)", "load.error": "\(error)"])
+            // The command prints one error line per such file itself; the log only repeats it at debug level.
+            logger.debug("file could not be loaded", metadata: ["load.file": "\(file)", "load.error": "\(error)"])
         }
     }
 }

@@ -119,3 +119,25 @@ extension SQLiteStore {
         return out
     }
 }
+
+/// Calls made on one day under one quota scope, as `feedline status` shows them.
+public struct QuotaUsage: Sendable, Equatable {
+    public var source: String
+    public var api: String
+    public var credentialVariable: String
+    public var calls: Int
+}
+
+extension SQLiteStore {
+    /// Every quota scope with calls on `day` (KST), summed over key fingerprints.
+    public func quotaUsage(on day: LocalDate) throws -> [QuotaUsage] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT source, api, credential_variable, sum(calls) AS calls FROM api_call
+                WHERE kst_date = ? GROUP BY source, api, credential_variable ORDER BY source, api
+                """, arguments: [day.description]).map {
+                QuotaUsage(source: $0["source"], api: $0["api"], credentialVariable: $0["credential_variable"], calls: $0["calls"])
+            }
+        }
+    }
+}

@@ -67,6 +67,10 @@ import TestSupport
         #expect(archived.count == 3)
         let meta = try String(contentsOf: archived[0].deletingPathExtension().appendingPathExtension("meta.json"), encoding: .utf8)
         #expect(meta.contains("serviceKey=REDACTED"))
+
+        // Status reports the calls made today against the daily quota.
+        #expect(env.feedline.status(paths: env.paths(pipelines: pipelines), json: false) == .success)
+        #expect(env.out.text.contains("airkorea/ArpltnInforInqireSvc (AIRKOREA_SERVICE_KEY): 3 calls, 497 of 500 left"), "\(env.out.text)")
     }
 
     @Test func theKeyNeverLeavesTheEnvironment() async throws {

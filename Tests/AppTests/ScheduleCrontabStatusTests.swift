@@ -117,7 +117,11 @@ struct ScheduleCrontabStatusTests {
         var e = env.environment(clock: clock)
         e.output = { out.append($0) }
         #expect(Feedline(environment: e).status(paths: paths, json: true) == .success)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [String: Any])
+        let quota = try #require(document["quota"] as? [String: Any])
+        #expect(quota["kst_date"] as? String == "2024-03-06")
+        #expect((quota["apis"] as? [Any])?.isEmpty == true, "fixture runs call no API")
+        let json = try #require(document["pipelines"] as? [[String: Any]])
         let byName = Dictionary(uniqueKeysWithValues: json.map { ($0["pipeline"] as! String, $0) })
         let seoul = try #require(byName["sched-seoul"])
         let lastRun = try #require(seoul["last_run"] as? [String: Any])
@@ -148,6 +152,7 @@ struct ScheduleCrontabStatusTests {
         let stationsLine = try #require(lines.first { $0.hasPrefix("sched-stations ") })
         #expect(!stationsLine.contains("STALE"))
         #expect(stationsLine.contains("pid \(me.pid)@\(me.host) since 2024-03-06T06:30:00Z"))
+        #expect(lines.contains("quota 2024-03-09 (KST): no API calls yet today"))
         #expect(lines.last == "stale: sched-seoul (newest data older than twice the schedule interval, or never loaded)")
     }
 }

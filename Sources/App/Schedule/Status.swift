@@ -28,20 +28,25 @@ extension Feedline {
     public func status(paths: Paths, json: Bool) -> ExitStatus {
         let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds).loadAll()
         for problem in problems { environment.errorOutput("warning: \(problem)") }
-        let summaries: [PipelineRunSummary], locks: [RunLockHolder]
+        let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
+        let today = HourSlot(containing: environment.clock()).date
         do {
             let store = try SQLiteStore(path: paths.database.path)
             summaries = try store.pipelineRunSummaries()
             locks = try store.runLocks()
+            usage = try store.quotaUsage(on: today)
         } catch {
             environment.errorOutput("error: cannot read the database \(paths.database.path): \(error)")
             return .failure
         }
         let rows = Self.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock())
+        let limits = (try? QuotaLimits.fromEnvironment(environment.variables, sources: environment.feeds.map(\.source))) ?? .defaults
+        let quota = usage.map { ($0, limits.limit(for: $0.source)) }
         if json {
-            environment.output(Self.statusJSON(rows))
+            environment.output(Self.statusJSON(rows, quota: quota, day: today))
         } else {
             environment.output(Self.statusTable(rows))
+            environment.output(Self.quotaText(quota, day: today))
             let stale = rows.filter(\.isStale).map(\.pipeline)
             if !stale.isEmpty { environment.output("stale: \(stale.joined(separator: ", ")) (newest data older than twice the schedule interval, or never loaded)") }
         }
@@ -113,6 +118,23 @@ extension Feedline {
         if s < 3600 { return "\(s / 60)m" }
         if s < 86400 { return "\(s / 3600)h\(String(format: "%02d", s % 3600 / 60))m" }
         return "\(s / 86400)d\(String(format: "%02d", s % 86400 / 3600))h"
+    }
+
+    /// Today's calls per API and key variable, with what is left of the daily limit.
+    static func quotaText(_ quota: [(QuotaUsage, Int?)], day: LocalDate) -> String {
+        guard !quota.isEmpty else { return "quota \(day) (KST): no API calls yet today" }
+        return "quota \(day) (KST):\n" + quota.map { usage, limit in
+            let left = limit.map { "\(max($0 - usage.calls, 0)) of \($0) left" } ?? "no limit set"
+            return "  \(usage.source)/\(usage.api) (\(usage.credentialVariable)): \(usage.calls) calls, \(left)"
+        }.joined(separator: "\n")
+    }
+
+    static func statusJSON(_ rows: [PipelineStatus], quota: [(QuotaUsage, Int?)], day: LocalDate) -> String {
+        let quotaItems = quota.map { usage, limit in
+            "{\"source\":\(jsonText(usage.source)),\"api\":\(jsonText(usage.api)),\"credential_variable\":\(jsonText(usage.credentialVariable)),"
+                + "\"calls\":\(usage.calls),\"limit\":\(limit.map(String.init) ?? "null"),\"remaining\":\(limit.map { String(max($0 - usage.calls, 0)) } ?? "null")}"
+        }
+        return "{\"pipelines\":\(statusJSON(rows)),\"quota\":{\"kst_date\":\"\(day)\",\"apis\":[\(quotaItems.joined(separator: ","))]}}"
     }
 
     static func statusJSON(_ rows: [PipelineStatus]) -> String {
