@@ -318,8 +318,10 @@ public struct Feedline: Sendable {
 
     static func log(_ event: RunEvent, logger: Logger) {
         switch event {
-        case .fetched(let request, let page, let items):
-            logger.info("fetched page", metadata: ["feed.operation": "\(request.operation)", "fetch.page": "\(page)", "fetch.items": "\(items)", "fetch.url": "\(request.displayURL)"])
+        case .fetched(let request, let page, let items, let total):
+            var metadata: Logger.Metadata = ["feed.operation": "\(request.operation)", "fetch.page": "\(page)", "fetch.items": "\(items)", "fetch.url": "\(request.displayURL)"]
+            if page == 1, let total { metadata["fetch.total"] = "\(total)" }
+            logger.info("fetched page", metadata: metadata)
         case .loaded(let file, let counts):
             logger.debug("loaded payload", metadata: ["load.file": "\(file)", "load.rows": "\(counts.rows)", "load.inserted": "\(counts.inserted)"])
         case .skippedUnchanged(let file):

@@ -40,7 +40,9 @@ public protocol PayloadFetching: Sendable {
 
 /// Something the runner reports while it works (pages, rows); the CLI shows it as progress.
 public enum RunEvent: Sendable {
-    case fetched(FeedRequest, page: Int, items: Int)
+    /// A page arrived; `reportedTotal` is the API's own item count for the request, when it
+    /// gives one (used only to estimate progress, never to stop paging).
+    case fetched(FeedRequest, page: Int, items: Int, reportedTotal: Int?)
     case loaded(file: String, counts: LoadCounts)
     case skippedUnchanged(file: String)
     case fileFailed(file: String, error: String)
@@ -112,7 +114,7 @@ public struct PipelineRunner: Sendable {
                 let context = DecodeContext(request: request, fallbackParameters: pipeline.fallbackParameters)
                 var counter = CountingSink()
                 let summary = try feed.decode(payload, context: context, into: &counter)
-                events(.fetched(request, page: page, items: summary.itemCount))
+                events(.fetched(request, page: page, items: summary.itemCount, reportedTotal: summary.reportedTotal))
                 staged.append(StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path))
                 if feed.request(first, page: page + 1) == nil || feed.isLastPage(summary, of: request) { break }
                 page += 1

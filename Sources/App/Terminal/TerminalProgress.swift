@@ -33,7 +33,7 @@ public final class TerminalProgress: @unchecked Sendable {
         var skipped = 0
         var failed = 0
         var rows = 0
-        /// Items expected in all, when the feed said (`fetch.total` metadata).
+        /// Items expected so far: the sum of the `fetch.total` each request's first page reported.
         var totalItems: Int?
         var operation: String?
     }
@@ -88,7 +88,7 @@ public final class TerminalProgress: @unchecked Sendable {
             case "fetched page":
                 state.pages += 1
                 state.items += int("fetch.items") ?? 0
-                if let total = int("fetch.total") { state.totalItems = total }
+                if let total = int("fetch.total") { state.totalItems = (state.totalItems ?? 0) + total }
                 if let op = metadata?["feed.operation"] { state.operation = "\(op)" }
             case "loaded payload":
                 state.payloads += 1
