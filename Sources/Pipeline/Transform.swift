@@ -11,7 +11,7 @@ public struct MeasurementTransform: Sendable {
     public func apply(_ m: HourlyMeasurement) -> (HourlyMeasurement, [Diagnostic]) {
         var out = m
         var diagnostics: [Diagnostic] = []
-        let location = "\(m.stationName) \(m.dataTime)"
+        var location: String { "\(m.stationName) \(m.dataTime)" }  // built only for a diagnostic
         if let pm10 = m.pm.pm10, let pm25 = m.pm.pm25, pm25 > pm10 {
             diagnostics.append(Diagnostic(code: "pm25-above-pm10",
                                           message: "PM2.5 (\(format(pm25))) is above PM10 (\(format(pm10))) although PM2.5 is part of PM10; both kept as published.",

@@ -12,6 +12,15 @@ final class GRDBLoadSession: LoadSession {
     private(set) var diagnosticCount = 0
     private var savepointCounter = 0
     private var pipelineName: String?
+    private var stationsCompleted: Set<StationFacts> = []
+
+    /// What a measurement says about its station.
+    private struct StationFacts: Hashable {
+        var name: String
+        var code: String?
+        var sido: String?
+        var network: String?
+    }
 
     init(db: Database, run: RunID) {
         self.db = db
@@ -141,7 +150,12 @@ final class GRDBLoadSession: LoadSession {
     }
 
     /// Fills in what a measurement knows about its station without counting it as a station write.
+    /// Each distinct (name, code, province, network) is written once per load: the same stations
+    /// repeat every hour.
     private func completeStation(name: String, code: String?, sido: String?, network: String?) throws {
+        let facts = StationFacts(name: name, code: code, sido: sido, network: network)
+        guard !stationsCompleted.contains(facts) else { return }
+        stationsCompleted.insert(facts)
         let statement = try db.cachedStatement(sql: """
             INSERT INTO station (name, code, sido, network) VALUES (?, ?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET code = coalesce(excluded.code, station.code),
