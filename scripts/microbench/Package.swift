@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Micro-benchmarks for feedline (issue 7). A package of its own, so that ordinary builds, tests
+// Micro-benchmarks for feedline. A package of its own, so that ordinary builds, tests
 // and CI never build it. Run it with `scripts/microbench/run` (or `scripts/bench --micro`).
 //
 // It always times the `feedline` binary on small single-file inputs (start-up, hashing,
