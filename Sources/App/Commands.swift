@@ -8,15 +8,15 @@ public struct FeedlineCommand: AsyncParsableCommand {
         commandName: "feedline",
         abstract: "Ingest public air-quality and career data into SQLite, safely and repeatably.",
         discussion: """
-        Pipelines are declared in Pipelines/*.yaml. Without API keys, `feedline run` replays the
-        bundled fixture feeds; with keys in the environment, `feedline run --live` fetches from the APIs.
+        Pipelines are declared in Pipelines/*.yaml. Without API keys, `feedline run` replays the bundled fixture feeds; with keys in the environment, `feedline run --live` fetches from the APIs.
 
         Examples:
-          feedline pipelines                       list and validate the pipeline files
-          feedline run                             run every pipeline from Data/fixtures
-          AIRKOREA_SERVICE_KEY=… feedline run airkorea-seoul --live
-          feedline replay Data/archive             re-load archived payloads, no network
-          sqlite3 Data/feedline.sqlite 'select * from measurement_latest limit 5'
+          feedline pipelines                 list and validate the pipelines
+          feedline run                       run every pipeline on the fixtures
+          feedline run airkorea-seoul --live       (AIRKOREA_SERVICE_KEY set)
+          feedline replay Data/archive       re-load archived payloads
+          feedline query "select * from measurement_latest"
+          feedline status                    last runs, stale data, quota
         """,
         version: "0.1.0",
         subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
@@ -59,10 +59,7 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run pipelines: fetch (or read fixtures) → parse → map → transform → load.",
         discussion: """
-        With no names, runs every pipeline in the pipelines directory. By default payloads come from
-        each pipeline's fixture files; --live fetches from the API (keys from the environment:
-        AIRKOREA_SERVICE_KEY). Each pipeline loads in one transaction: it commits whole or not at all,
-        and re-running the same payloads changes nothing.
+        With no names, runs every pipeline in the pipelines directory. By default payloads come from each pipeline's fixture files; --live fetches from the API (keys from the environment: AIRKOREA_SERVICE_KEY, CAREERNET_API_KEY, SARAMIN_ACCESS_KEY). Each pipeline loads in one transaction: it commits whole or not at all, and re-running the same payloads changes nothing.
 
         Examples:
           feedline run
@@ -109,10 +106,7 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Re-load saved payloads (an archive or any directory of .xml/.json files) with no network.",
         discussion: """
-        Archived payloads carry their request beside them; for plain files feedline recognises the
-        feed and operation from the payload's shape, or takes --source. A file that cannot be
-        recognised or parsed is reported on one line and the other files still load. Payloads whose
-        exact bytes were loaded before are skipped (use --force to load them again).
+        Archived payloads carry their request beside them; for plain files feedline recognises the feed and operation from the payload's shape, or takes --source. A file that cannot be recognised or parsed is reported on one line and the other files still load. Payloads whose exact bytes were loaded before are skipped (use --force to load them again).
 
         Examples:
           feedline replay Data/archive
@@ -156,8 +150,7 @@ struct PipelinesCommand: AsyncParsableCommand {
         commandName: "pipelines",
         abstract: "List and validate the pipeline files.",
         discussion: """
-        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one
-        error line per invalid file naming the file and the field. Exits 78 if any file is invalid.
+        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one error line per invalid file naming the file and the field. Exits 78 if any file is invalid.
         """)
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))

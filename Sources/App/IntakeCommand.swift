@@ -8,16 +8,9 @@ struct IntakeCommand: AsyncParsableCommand {
         commandName: "intake",
         abstract: "Print a station's hourly, daily and 7-day inhaled PM10/PM2.5 for a walking profile.",
         discussion: """
-        Inhaled µg = concentration (µg/m³) × inhalation rate (m³/h) × time walked (h), per hour, with
-        time walked = distance ÷ speed (at most 1 h). Rates: US EPA Exposure Factors Handbook (2011),
-        Chapter 6, Table 6-2, adults 21 to <31: sedentary 0.25, light 0.72, moderate 1.56, high 3.0 m³/h.
-        The default walks 5000 m every hour at 5 km/h, i.e. a whole hour at the activity's rate.
-        Walking hour h (h:00–h+1:00 KST) is paired with AirKorea's value for that same hour (labelled h+1:00).
-        Hours without a measurement are counted and reported, never taken as 0. PM10 and PM2.5 are
-        reported separately: PM2.5 is part of PM10, so they are never added.
+        Inhaled µg = concentration (µg/m³) × inhalation rate (m³/h) × time walked (h), per hour, with time walked = distance ÷ speed (at most 1 h). Rates: US EPA Exposure Factors Handbook (2011), Chapter 6, Table 6-2, adults 21 to <31: sedentary 0.25, light 0.72, moderate 1.56, high 3.0 m³/h. The default walks 5000 m every hour at 5 km/h, i.e. a whole hour at the activity's rate. Walking hour h (h:00–h+1:00 KST) is paired with AirKorea's value for that same hour (labelled h+1:00). Hours without a measurement are counted and reported, never taken as 0. PM10 and PM2.5 are reported separately: PM2.5 is part of PM10, so they are never added.
 
-        --legacy computes the original FineDust app's formula instead (dust × metres × 0.036 × 0.01
-        per hour, under 500 m counts as indoors = 0, one-hour lag), in exact integer arithmetic.
+        --legacy computes the original FineDust app's formula instead (dust × metres × 0.036 × 0.01 per hour, under 500 m counts as indoors = 0, one-hour lag), in exact integer arithmetic.
 
         Examples:
           feedline intake --station 종로구 --date 2024-03-06 --activity moderate

@@ -9,15 +9,9 @@ struct QueryCommand: AsyncParsableCommand {
         commandName: "query",
         abstract: "Run one read-only SQL query (or a saved one) and print the rows as a table, CSV, JSON or NDJSON.",
         discussion: """
-        The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings \
-        (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a \
-        consistent snapshot and can run while a load is writing (WAL): they never block it.
+        The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a consistent snapshot and can run while a load is writing (WAL): they never block it.
 
-        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer \
-        or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql \
-        (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults. \
-        Views: measurement_latest, measurement_daily, measurement_monthly, province_daily, \
-        province_monthly, exceedance_daily, station_freshness, run_history, run_latest.
+        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults. Views: measurement_latest, measurement_daily, measurement_monthly, province_daily, province_monthly, exceedance_daily, station_freshness, run_history, run_latest.
 
         Examples:
           feedline query "select station_name, pm10, pm25 from measurement_latest"

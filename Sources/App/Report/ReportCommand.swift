@@ -10,16 +10,9 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Write a self-contained HTML report (inline SVG charts) for a station or a province.",
         discussion: """
-        The report shows hourly PM10 and PM2.5 on the Korean grade bands, the Korean 24-h standard \
-        and the WHO 2021 24-h guideline, daily and 7-day inhaled PM for a walking profile, the PM2.5 / \
-        coarse (PM10 − PM2.5) share, exceedance counts and data completeness — plus job postings by \
-        region when career data is loaded. One HTML file: no scripts, no network resources; it opens \
-        offline and prints. The database is only read.
+        The report shows hourly PM10 and PM2.5 on the Korean grade bands, the Korean 24-h standard and the WHO 2021 24-h guideline, daily and 7-day inhaled PM for a walking profile, the PM2.5 / coarse (PM10 − PM2.5) share, exceedance counts and data completeness — plus job postings by region when career data is loaded. One HTML file: no scripts, no network resources; it opens offline and prints. The database is only read.
 
-        The range defaults to the 7 days (KST) ending on the newest day with data. Intake defaults to \
-        5000 m walked in every hour at 5 km/h and moderate activity (1.56 m³/h), i.e. µg = C × 1.56 × 1 h \
-        per hour, as `feedline intake` does; change the profile with --activity, --metres-per-hour, \
-        --hours and --speed.
+        The range defaults to the 7 days (KST) ending on the newest day with data. Intake defaults to 5000 m walked in every hour at 5 km/h and moderate activity (1.56 m³/h), i.e. µg = C × 1.56 × 1 h per hour, as `feedline intake` does; change the profile with --activity, --metres-per-hour, --hours and --speed.
 
         Examples:
           feedline report --station 종로구

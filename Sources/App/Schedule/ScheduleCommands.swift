@@ -8,13 +8,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         commandName: "schedule",
         abstract: "Run scheduled pipelines at their cron times until SIGTERM or Ctrl-C.",
         discussion: """
-        Sleeps until the next pipeline is due, then runs it exactly as
-        `feedline run NAME --live` does (run lock, ledger, one transaction).
-        After downtime, slots missed since each pipeline's last start in the
-        ledger are caught up by its catch_up policy: latest (default) runs
-        once, all runs every missed slot (at most --max-catch-up). On SIGTERM
-        or SIGINT the run in hand finishes (its load commits or rolls back)
-        and the scheduler exits 0.
+        Sleeps until the next pipeline is due, then runs it exactly as `feedline run NAME --live` does (run lock, ledger, one transaction). After downtime, slots missed since each pipeline's last start in the ledger are caught up by its catch_up policy: latest (default) runs once, all runs every missed slot (at most --max-catch-up). On SIGTERM or SIGINT the run in hand finishes (its load commits or rolls back) and the scheduler exits 0.
 
         Examples:
           AIRKOREA_SERVICE_KEY=… feedline schedule
@@ -76,10 +70,7 @@ struct CrontabCommand: AsyncParsableCommand {
         commandName: "crontab",
         abstract: "Print crontab lines (or systemd units) that run the scheduled pipelines.",
         discussion: """
-        Every line runs `feedline run NAME --live`, the same code path as
-        `feedline schedule`, so system cron and the built-in scheduler share
-        run locks and the ledger. Lines are grouped by time zone under
-        CRON_TZ=. With --systemd, prints a service + timer pair per pipeline.
+        Every line runs `feedline run NAME --live`, the same code path as `feedline schedule`, so system cron and the built-in scheduler share run locks and the ledger. Lines are grouped by time zone under CRON_TZ=. With --systemd, prints a service + timer pair per pipeline.
 
         Examples:
           feedline crontab > feedline.cron && crontab feedline.cron
@@ -128,11 +119,7 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show each pipeline's last run, newest data, next fire time and lock holder.",
         discussion: """
-        One line per pipeline: last run (start, outcome, rows
-        new/updated/unchanged, diagnostics), age of the newest data (STALE
-        when older than twice the schedule's interval), the next fire time in
-        the pipeline's time zone, and who holds its run lock. --json for
-        scripts.
+        One line per pipeline: last run (start, outcome, rows new/updated/unchanged, diagnostics), age of the newest data (STALE when older than twice the schedule's interval), the next fire time in the pipeline's time zone, and who holds its run lock. --json for scripts.
 
         Examples:
           feedline status
