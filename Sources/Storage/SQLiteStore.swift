@@ -19,8 +19,6 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Savepoint journals of a large load stay in memory instead of spilling to /var/tmp.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
