@@ -44,7 +44,8 @@ let package = Package(
         .executableTarget(name: "feedline", dependencies: ["App"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage",
-                                                   .product(name: "GRDB", package: "GRDB.swift")]),
+                                                   .product(name: "GRDB", package: "GRDB.swift"),
+                                                   .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "DomainTests", dependencies: [
             "Domain", .product(name: "PropertyBased", package: "swift-property-based"),

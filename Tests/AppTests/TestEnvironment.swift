@@ -6,29 +6,6 @@ import Logging
 import Pipeline
 import TestSupport
 
-/// Collects text written by the app (stdout, stderr, logs) so tests can read and grep it.
-final class TextSink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
-}
-
-/// A swift-log handler that writes into a `TextSink`, metadata included.
-struct CapturingLogHandler: LogHandler {
-    let sink: TextSink
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        let all = self.metadata.merging(metadata ?? [:]) { _, b in b }
-        sink.append("\(level) \(message) \(all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
-    }
-}
-
 /// An environment for end-to-end tests: a temporary working directory, a fixed clock, real
 /// HTTP (URLSession) to whatever base URL the test gives, and captured output.
 struct TestEnvironment {

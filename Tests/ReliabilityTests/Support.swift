@@ -7,30 +7,6 @@ import Logging
 import Pipeline
 import TestSupport
 
-/// Collects text written by the app (stdout, stderr, logs).
-final class TextSink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
-}
-
-/// A swift-log handler writing into a `TextSink`, metadata included.
-struct CapturingLogHandler: LogHandler {
-    let sink: TextSink
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {
-        let all = self.metadata.merging(event.metadata ?? [:]) { _, b in b }
-        let error = event.error.map { " error=\($0)" } ?? ""
-        sink.append("\(event.level) \(event.message) \(all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))\(error)")
-    }
-}
-
 /// A settable clock shared by value copies.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
