@@ -64,8 +64,6 @@ public protocol LoadSession: AnyObject {
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws
     /// Sets a bookmark of this run's pipeline (e.g. the newest hour loaded).
     func setBookmark(_ name: String, to value: String) throws
-    /// Runs `body` so that its writes are undone if it throws, while the surrounding load goes on.
-    func isolated<T>(_ body: () throws -> T) throws -> T
 }
 
 /// The run ledger and the transaction boundary. Implemented by Storage.

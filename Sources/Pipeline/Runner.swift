@@ -141,8 +141,8 @@ public struct PipelineRunner: Sendable {
         await run(name, mode: mode) { payloads }
     }
 
-    /// Replays files (an archive or any directory): each file loads on its own savepoint, so a
-    /// file that cannot be read is reported and the others still load, all in one run.
+    /// Replays files (an archive or any directory) in one run: a file that cannot be read is
+    /// reported and the others still load.
     public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) -> RunReport {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
@@ -154,15 +154,20 @@ public struct PipelineRunner: Sendable {
             report.counts = try store.load(run: run, finishedAt: clock) { session in
                 var total = LoadCounts()
                 for staged in payloads {
+                    // A file that cannot be parsed is reported and skipped: it is decoded in full
+                    // before anything of it is written, so nothing of it needs undoing. A failure
+                    // while writing is not a bad file and fails the whole run.
+                    let decoded: DecodedPayload?
                     do {
-                        let counts = try session.isolated { try self.load(staged, into: session, force: force) }
-                        total.add(counts)
+                        decoded = try self.decode(staged, session: session, force: force)
                     } catch {
                         let line = "\(staged.payload.file.path): \(error)"
                         fileErrors.append((staged.payload.file.path, "\(error)"))
                         events(.fileFailed(file: staged.payload.file.path, error: "\(error)"))
                         try session.record(Diagnostic(code: "unreadable-payload", message: line, location: staged.payload.file.lastPathComponent), payload: nil)
+                        continue
                     }
+                    total.add(try self.write(decoded, staged, into: session))
                 }
                 return total
             }
@@ -207,23 +212,60 @@ public struct PipelineRunner: Sendable {
 
     /// Parse → map → transform → load for one payload, inside the open transaction.
     private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
+        try write(try decode(staged, session: session, force: force), staged, into: session)
+    }
+
+    /// Parse and map one payload into memory (one page of records), writing nothing; nil when
+    /// the same bytes were loaded before and `force` is off.
+    private func decode(_ staged: StagedPayload, session: LoadSession, force: Bool) throws -> DecodedPayload? {
+        let payload = staged.payload
+        if !force, try session.wasLoaded(sha256: payload.sha256) { return nil }
+        var buffer = BufferingSink()
+        let summary = try staged.feed.decode(payload, context: staged.context, into: &buffer)
+        return DecodedPayload(entries: buffer.entries, summary: summary)
+    }
+
+    /// Transform and load a decoded payload (or count it as already loaded).
+    private func write(_ decoded: DecodedPayload?, _ staged: StagedPayload, into session: LoadSession) throws -> LoadCounts {
         var counts = LoadCounts()
         let payload = staged.payload
-        if !force, try session.wasLoaded(sha256: payload.sha256) {
+        guard let decoded else {
             counts.payloadsAlreadyLoaded = 1
             events(.skippedUnchanged(file: payload.file.path))
             return counts
         }
         var sink = LoadingSink(session: session, payload: payload, transform: transform)
-        let summary = try staged.feed.decode(payload, context: staged.context, into: &sink)
+        for entry in decoded.entries {
+            switch entry {
+            case .record(let record): try sink.accept(record)
+            case .diagnostic(let diagnostic): sink.diagnose(diagnostic)
+            }
+        }
         if let failure = sink.failure { throw failure }
         if let newest = sink.newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
-        try session.markLoaded(payload, itemCount: summary.itemCount, archivePath: staged.archivePath)
+        try session.markLoaded(payload, itemCount: decoded.summary.itemCount, archivePath: staged.archivePath)
         counts.add(sink.counts)
         counts.payloadsLoaded = 1
         events(.loaded(file: payload.file.path, counts: counts))
         return counts
     }
+}
+
+/// One payload parsed and mapped, not yet written: memory is one page of records.
+struct DecodedPayload {
+    var entries: [BufferingSink.Entry]
+    var summary: PageSummary
+}
+
+/// Keeps records and diagnostics in arrival order until the whole payload has parsed.
+struct BufferingSink: RecordSink {
+    enum Entry {
+        case record(FeedRecord)
+        case diagnostic(Diagnostic)
+    }
+    var entries: [Entry] = []
+    mutating func accept(_ record: FeedRecord) throws { entries.append(.record(record)) }
+    mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
 }
 
 /// Counts items only: used to check pages while fetching.

@@ -10,9 +10,10 @@ final class GRDBLoadSession: LoadSession {
     let db: Database
     let run: RunID
     private(set) var diagnosticCount = 0
-    private var savepointCounter = 0
     private var pipelineName: String?
     private var stationsCompleted: Set<StationFacts> = []
+    /// Prepared once per load: looking a statement up by its SQL text costs a hash of ~1 KB per row.
+    private var measurementStatement: Statement?
 
     /// What a measurement says about its station.
     private struct StationFacts: Hashable {
@@ -71,21 +72,6 @@ final class GRDBLoadSession: LoadSession {
             """, arguments: [pipeline, name, value, run.rawValue])
     }
 
-    func isolated<T>(_ body: () throws -> T) throws -> T {
-        savepointCounter += 1
-        let name = "isolated\(savepointCounter)"
-        try db.execute(sql: "SAVEPOINT \(name)")
-        do {
-            let result = try body()
-            try db.execute(sql: "RELEASE SAVEPOINT \(name)")
-            return result
-        } catch {
-            try db.execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
-            try db.execute(sql: "RELEASE SAVEPOINT \(name)")
-            throw error
-        }
-    }
-
     // MARK: - Upserts
 
     /// Inserted (revision 0 returned), updated (revision > 0) or unchanged (no row returned).
@@ -131,7 +117,11 @@ final class GRDBLoadSession: LoadSession {
         ignoredInComparison: ["payload_sha256"])
 
     private func writeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?) throws -> WriteOutcome {
-        let statement = try db.cachedStatement(sql: Self.measurementUpsert)
+        let statement = try measurementStatement ?? { () throws -> Statement in
+            let prepared = try db.makeStatement(sql: Self.measurementUpsert)
+            measurementStatement = prepared
+            return prepared
+        }()
         let i = m.indices
         let values: [(any DatabaseValueConvertible)?] = [
             m.stationName, iso8601UTC(m.slot.end), m.slot.date.description, m.slot.hour, m.dataTime, m.sidoName, m.network,

@@ -93,21 +93,6 @@ import TestSupport
         #expect(status == "running")
     }
 
-    @Test func isolatedWorkRollsBackAloneInsideALoad() throws {
-        struct Bad: Error {}
-        let run = try store.beginRun(pipeline: "test", mode: .replay, startedAt: clock())
-        _ = try store.load(run: run, finishedAt: clock) { session in
-            _ = try session.write(.measurement(measurement("A", "2024-03-06 15:00", pm10: 1, pm25: 1)), payload: nil)
-            _ = try? session.isolated {
-                _ = try session.write(.measurement(measurement("B", "2024-03-06 15:00", pm10: 1, pm25: 1)), payload: nil)
-                throw Bad()
-            }
-            return LoadCounts()
-        }
-        let names = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT station_name FROM measurement") }
-        #expect(names == ["A"])
-    }
-
     @Test func forecastRegionsAreReplacedOnlyWhenTheyChange() throws {
         let date = LocalDate(year: 2023, month: 6, day: 3)!
         let forecast = Forecast(informCode: "PM10", forecastDate: date, releaseDate: date, releaseHour: 23,
