@@ -210,13 +210,20 @@ public struct PipelineRunner: Sendable {
         return report
     }
 
-    /// Parse → map → transform → load for one payload, inside the open transaction.
+    /// Parse → map → transform → load for one payload, streaming records straight into the open
+    /// transaction (memory does not grow with the payload). Used by `run`, where any failure
+    /// rolls the whole load back anyway.
     private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
-        try write(try decode(staged, session: session, force: force), staged, into: session)
+        let payload = staged.payload
+        if !force, try session.wasLoaded(sha256: payload.sha256) { return try write(nil, staged, into: session) }
+        var sink = LoadingSink(session: session, payload: payload, transform: transform)
+        let summary = try staged.feed.decode(payload, context: staged.context, into: &sink)
+        return try finish(sink, summary: summary, staged, session: session)
     }
 
-    /// Parse and map one payload into memory (one page of records), writing nothing; nil when
-    /// the same bytes were loaded before and `force` is off.
+    /// Parse and map one payload into memory, writing nothing; nil when the same bytes were
+    /// loaded before and `force` is off. Used by `replay`, so that a file that fails to parse
+    /// leaves nothing behind without a savepoint; memory is one payload's records (a page).
     private func decode(_ staged: StagedPayload, session: LoadSession, force: Bool) throws -> DecodedPayload? {
         let payload = staged.payload
         if !force, try session.wasLoaded(sha256: payload.sha256) { return nil }
@@ -241,12 +248,18 @@ public struct PipelineRunner: Sendable {
             case .diagnostic(let diagnostic): sink.diagnose(diagnostic)
             }
         }
+        return try finish(sink, summary: decoded.summary, staged, session: session)
+    }
+
+    /// Bookmark, payload index and counts once a payload's records are written.
+    private func finish(_ sink: LoadingSink, summary: PageSummary, _ staged: StagedPayload, session: LoadSession) throws -> LoadCounts {
         if let failure = sink.failure { throw failure }
         if let newest = sink.newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
-        try session.markLoaded(payload, itemCount: decoded.summary.itemCount, archivePath: staged.archivePath)
+        try session.markLoaded(staged.payload, itemCount: summary.itemCount, archivePath: staged.archivePath)
+        var counts = LoadCounts()
         counts.add(sink.counts)
         counts.payloadsLoaded = 1
-        events(.loaded(file: payload.file.path, counts: counts))
+        events(.loaded(file: staged.payload.file.path, counts: counts))
         return counts
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A loopback HTTP/1.1 server for fault-injection tests: like `LoopbackServer` (real sockets on
+/// A loopback HTTP/1.1 server for tests, and for fault injection (real sockets on
 /// 127.0.0.1, one thread per connection, requests recorded), with more ways to misbehave —
 /// a slow drip, a stall, a close-delimited (length-less) truncated body, a reset — and a
 /// per-request handler that sees how many times the same target was asked for before.

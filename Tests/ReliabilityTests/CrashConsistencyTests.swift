@@ -41,10 +41,18 @@ struct FeedlineProcess: @unchecked Sendable {
 
     final class Flag: @unchecked Sendable {
         private let lock = NSLock()
-        private var value = false
         private var text = ""
-        func set(_ chunk: String) { lock.withLock { text += chunk; if text.contains("loaded payload") { value = true } } }
-        var isSet: Bool { lock.withLock { value } }
+        private var count = 0
+        func set(_ chunk: String) {
+            lock.withLock {
+                text += chunk
+                // Count whole lines only; keep the unfinished tail for the next chunk.
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                text = String(lines.removeLast())
+                count += lines.filter { $0.contains("loaded payload") }.count
+            }
+        }
+        var loaded: Int { lock.withLock { count } }
     }
 
     /// Starts `feedline ARGUMENTS` with debug logging on stderr (to see loads begin).
@@ -66,7 +74,9 @@ struct FeedlineProcess: @unchecked Sendable {
     }
 
     /// Whether a payload was loaded inside the open transaction (a debug log line).
-    var loadStarted: Bool { sawLoad.isSet }
+    var loadStarted: Bool { sawLoad.loaded > 0 }
+    /// How many payloads were loaded inside the open transaction so far.
+    var payloadsLoaded: Int { sawLoad.loaded }
 
     func killHard() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -109,7 +119,7 @@ struct FeedlineProcess: @unchecked Sendable {
         let dir = try TemporaryDirectory("crash")
         defer { dir.remove() }
         let pages = dir.path("pages")
-        let files = 2, items = 300
+        let files = 6, items = 300
         try LoadData.write(to: pages, files: files, items: items)
 
         // The uninterrupted result, and how long a whole run takes.
@@ -135,10 +145,12 @@ struct FeedlineProcess: @unchecked Sendable {
                 // Anywhere in the run: start-up, migrations, staging, loading, commit.
                 Thread.sleep(forTimeInterval: random.unit() * duration)
             } else {
-                // Inside the load transaction: after the first payload was written.
+                // Inside the load transaction: right after the k-th payload was written, with
+                // more payloads still to go. Counting payloads, not seconds, keeps this true
+                // however busy the machine is.
+                let k = 1 + Int(random.next() % UInt64(files - 1))
                 let deadline = Date().addingTimeInterval(60)
-                while !run.loadStarted && run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
-                Thread.sleep(forTimeInterval: random.unit() * loadWindow * 0.6)
+                while run.payloadsLoaded < k && run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
             }
             let finished = !run.process.isRunning
             run.killHard()
