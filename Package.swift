@@ -21,10 +21,12 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["Domain"]),
         // libxml2, for the streaming SAX reader in FeedCore.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
+        .target(name: "CSHA256"),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
         // The SAX callbacks mutate one parse-state object per element; dynamic exclusivity checks on
         // it cost ~20% of parse time and guard nothing (it never escapes the parse).
-        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2"],
+        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         // AirKorea (data.go.kr B552584) realtime, station and forecast endpoints.
         .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
@@ -55,7 +57,7 @@ let package = Package(
         .testTarget(name: "SaraminTests", dependencies: ["Saramin", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Domain", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "CareerNet", "Saramin", "Pipeline", "Domain", "TestSupport",
+        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "CSHA256", "AirKorea", "CareerNet", "Saramin", "Pipeline", "Domain", "TestSupport",
             .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ReliabilityTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
     ],

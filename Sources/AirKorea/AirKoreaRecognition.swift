@@ -72,14 +72,40 @@ struct AirKoreaRecognition {
         return nil
     }
 
-    private func contains(_ needle: String) -> Bool { text.range(of: needle) != nil }
+    private func contains(_ needle: String) -> Bool { find(needle, from: text.startIndex) != nil }
+
+    /// The first occurrence of `needle` at or after `start`, compared as UTF-8 bytes (a plain
+    /// byte search: Foundation's `range(of:)` converts to UTF-16 and costs more than the rest of
+    /// a replayed file's staging).
+    private func find(_ needle: String, from start: String.Index) -> Range<String.Index>? {
+        let bytes = text.utf8
+        let key = Array(needle.utf8)
+        guard let first = key.first else { return start..<start }
+        let from = bytes.distance(from: bytes.startIndex, to: start)
+        let hit: Int? = bytes.withContiguousStorageIfAvailable { hay -> Int? in
+            guard hay.count >= key.count else { return nil }
+            var i = from
+            while i <= hay.count - key.count {
+                if hay[i] == first {
+                    var j = 1
+                    while j < key.count && hay[i + j] == key[j] { j += 1 }
+                    if j == key.count { return i }
+                }
+                i += 1
+            }
+            return nil
+        } ?? text[start...].range(of: needle).map { bytes.distance(from: bytes.startIndex, to: $0.lowerBound) }
+        guard let hit else { return nil }
+        let lower = bytes.index(bytes.startIndex, offsetBy: hit)
+        return lower..<bytes.index(lower, offsetBy: key.count)
+    }
 
     /// The strongest presence of field `name` over all its occurrences in the head.
     func presence(_ name: String) -> Presence {
         var best = Presence.absent
         var searchStart = text.startIndex
         let key = isXML ? "<\(name)" : "\"\(name)\""
-        while let hit = text.range(of: key, range: searchStart..<text.endIndex) {
+        while let hit = find(key, from: searchStart) {
             searchStart = hit.upperBound
             guard let value = valueAfter(hit.upperBound) else { continue }
             best = max(best, value.isEmpty ? .empty : .filled)
@@ -92,7 +118,7 @@ struct AirKoreaRecognition {
     private func firstValue(_ name: String) -> String? {
         var searchStart = text.startIndex
         let key = isXML ? "<\(name)" : "\"\(name)\""
-        while let hit = text.range(of: key, range: searchStart..<text.endIndex) {
+        while let hit = find(key, from: searchStart) {
             searchStart = hit.upperBound
             if let value = valueAfter(hit.upperBound), !value.isEmpty { return value }
         }

@@ -13,7 +13,7 @@ final class GRDBLoadSession: LoadSession {
     private var pipelineName: String?
     private var stationsCompleted: Set<StationFacts> = []
     /// Prepared once per load: looking a statement up by its SQL text costs a hash of ~1 KB per row.
-    private var measurementStatement: Statement?
+    private var measurementStatements: MeasurementStatements?
 
     /// What a measurement says about its station.
     private struct StationFacts: Hashable {
@@ -112,31 +112,69 @@ final class GRDBLoadSession: LoadSession {
             """
     }
 
-    private static let measurementUpsert = upsertSQL(
-        table: "measurement", columns: measurementColumns, key: ["station_name", "observed_at"],
-        ignoredInComparison: ["payload_sha256"])
+    /// Measurements are written by two statements instead of one upsert: `INSERT … ON CONFLICT DO
+    /// NOTHING`, then, only when the row exists, `UPDATE … WHERE <a compared column differs>`;
+    /// the changed-row count of each tells inserted, updated and unchanged apart. A `RETURNING`
+    /// clause would do it in one statement, but SQLite runs RETURNING as a trigger, and a statement
+    /// with a trigger keeps a statement journal of every page it touches (two pages per row, spilled
+    /// to a temporary file once it passes 64 KiB): that doubled the disk writes of a load.
+    private static let measurementInsert = """
+        INSERT INTO measurement (\(measurementColumns.joined(separator: ", ")))
+        VALUES (\(measurementColumns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+        ON CONFLICT (station_name, observed_at) DO NOTHING
+        """
+
+    /// Binds the same numbered parameters as `measurementInsert`.
+    private static let measurementUpdate: String = {
+        let key: Set = ["station_name", "observed_at"]
+        let parameter = Dictionary(uniqueKeysWithValues: measurementColumns.enumerated().map { ($1, "?\($0 + 1)") })
+        let values = measurementColumns.filter { !key.contains($0) }
+        return """
+            UPDATE measurement SET \((values.map { "\($0) = \(parameter[$0]!)" } + ["revision = revision + 1"]).joined(separator: ", "))
+            WHERE station_name = \(parameter["station_name"]!) AND observed_at = \(parameter["observed_at"]!)
+              AND (\(values.filter { $0 != "payload_sha256" }.map { "\($0) IS NOT \(parameter[$0]!)" }.joined(separator: " OR ")))
+            """
+    }()
+
+    private struct MeasurementStatements {
+        var insert: RawStatement
+        var update: RawStatement
+    }
 
     private func writeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?) throws -> WriteOutcome {
-        let statement = try measurementStatement ?? { () throws -> Statement in
-            let prepared = try db.makeStatement(sql: Self.measurementUpsert)
-            measurementStatement = prepared
-            return prepared
-        }()
-        let i = m.indices
-        let values: [(any DatabaseValueConvertible)?] = [
-            m.stationName, iso8601UTC(m.slot.end), m.slot.date.description, m.slot.hour, m.dataTime, m.sidoName, m.network,
-            m.pm.pm10, m.pm.pm25, m.pm24h.pm10, m.pm24h.pm25, m.o3ppm, m.no2ppm, m.coppm, m.so2ppm, m.khai,
-            m.grades.pm10?.rawValue, m.grades.pm25?.rawValue, m.grades1h.pm10?.rawValue, m.grades1h.pm25?.rawValue,
-            m.grades.o3?.rawValue, m.grades.no2?.rawValue, m.grades.co?.rawValue, m.grades.so2?.rawValue, m.khaiGrade?.rawValue,
-            m.flags.pm10?.description, m.flags.pm25?.description, m.flags.o3?.description, m.flags.no2?.description,
-            m.flags.co?.description, m.flags.so2?.description,
-            i?.koreanGrade24h.pm10?.rawValue, i?.koreanGrade24h.pm25?.rawValue, i?.koreanGrade1h.pm10?.rawValue, i?.koreanGrade1h.pm25?.rawValue,
-            i?.cai?.value, i?.caiGrade?.rawValue, i?.aqi.pm10?.value, i?.aqi.pm25?.value,
-            payload?.sha256,
-        ]
-        let result = try outcome(statement, StatementArguments(values))
+        var statements = try measurementStatements
+            ?? MeasurementStatements(insert: RawStatement(db, sql: Self.measurementInsert), update: RawStatement(db, sql: Self.measurementUpdate))
+        defer { measurementStatements = statements }
+        Self.bind(m, payload: payload, to: &statements.insert)
+        let result: WriteOutcome
+        if try statements.insert.run() == 1 {
+            result = .inserted
+        } else {
+            Self.bind(m, payload: payload, to: &statements.update)
+            result = try statements.update.run() == 1 ? .updated : .unchanged
+        }
         try completeStation(name: m.stationName, code: m.stationCode, sido: m.sidoName, network: m.network)
         return result
+    }
+
+    /// Binds a measurement in the order of `measurementColumns`.
+    private static func bind(_ m: HourlyMeasurement, payload: RawPayload?, to row: inout RawStatement) {
+        row.begin()
+        row.bind(m.stationName); row.bind(iso8601UTC(m.slot.end)); row.bind(m.slot.date.description)
+        row.bind(m.slot.hour); row.bind(m.dataTime); row.bind(m.sidoName); row.bind(m.network)
+        row.bind(m.pm.pm10); row.bind(m.pm.pm25); row.bind(m.pm24h.pm10); row.bind(m.pm24h.pm25)
+        row.bind(m.o3ppm); row.bind(m.no2ppm); row.bind(m.coppm); row.bind(m.so2ppm); row.bind(m.khai)
+        row.bind(m.grades.pm10?.rawValue); row.bind(m.grades.pm25?.rawValue)
+        row.bind(m.grades1h.pm10?.rawValue); row.bind(m.grades1h.pm25?.rawValue)
+        row.bind(m.grades.o3?.rawValue); row.bind(m.grades.no2?.rawValue); row.bind(m.grades.co?.rawValue)
+        row.bind(m.grades.so2?.rawValue); row.bind(m.khaiGrade?.rawValue)
+        row.bind(m.flags.pm10?.description); row.bind(m.flags.pm25?.description); row.bind(m.flags.o3?.description)
+        row.bind(m.flags.no2?.description); row.bind(m.flags.co?.description); row.bind(m.flags.so2?.description)
+        let i = m.indices
+        row.bind(i?.koreanGrade24h.pm10?.rawValue); row.bind(i?.koreanGrade24h.pm25?.rawValue)
+        row.bind(i?.koreanGrade1h.pm10?.rawValue); row.bind(i?.koreanGrade1h.pm25?.rawValue)
+        row.bind(i?.cai?.value); row.bind(i?.caiGrade?.rawValue); row.bind(i?.aqi.pm10?.value); row.bind(i?.aqi.pm25?.value)
+        row.bind(payload?.sha256)
     }
 
     /// Fills in what a measurement knows about its station without counting it as a station write.

@@ -1,3 +1,4 @@
+import CSHA256
 import FeedCore
 import Foundation
 import Testing
@@ -27,6 +28,20 @@ import Testing
                 offset = end
             }
             #expect(hasher.hexDigest() == whole)
+        }
+    }
+
+    /// The SHA-instruction path (when this CPU has it) and the portable C path give the same
+    /// state for any run of blocks; the vectors above check whichever of them the CPU picks.
+    @Test func acceleratedAndPortableCompressionAgree() {
+        var generator = SystemRandomNumberGenerator()
+        for blocks in [1, 2, 3, 7, 16, 65] {
+            let bytes = (0..<(64 * blocks)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let start: [UInt32] = (0..<8).map { _ in UInt32.random(in: 0...UInt32.max, using: &generator) }
+            var dispatched = start, portable = start
+            dispatched.withUnsafeMutableBufferPointer { feedline_sha256_blocks($0.baseAddress!, bytes, blocks) }
+            portable.withUnsafeMutableBufferPointer { feedline_sha256_blocks_portable($0.baseAddress!, bytes, blocks) }
+            #expect(dispatched == portable, "\(blocks) blocks (accelerated: \(SHA256.isAccelerated))")
         }
     }
 }
