@@ -75,6 +75,8 @@ public struct JSONItemReader: Sendable {
         var itemCount = 0
         var rootKeys: [String] = []
         var scratch: [UInt8] = []
+        /// Item keys by their place in an item, as last seen (see `itemKey`).
+        var keyCache: [(raw: [UInt8], key: String, slot: Int?)] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, reader: JSONItemReader, onItem: @escaping (ItemFields) throws -> Void,
              onNonObject: @escaping (Int) -> Void) {
@@ -197,15 +199,16 @@ public struct JSONItemReader: Sendable {
                 try onItem(fields)
                 return
             }
+            var ordinal = 0
             while true {
                 skipSpace()
-                let key = try string()
+                let (key, slot) = try itemKey(ordinal: ordinal)
+                ordinal += 1
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 i += 1
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end inside an item") }
-                let slot = reader.schema.position(of: key)
                 if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
                     try skipValue(depth: depth + 1)
                     if slot != nil { fields.typeMismatches.append(key) }
@@ -220,6 +223,31 @@ public struct JSONItemReader: Sendable {
                 throw fail("expected ',' or '}' in an item")
             }
             try onItem(fields)
+        }
+
+        /// The key at `ordinal` in an item and its schema slot. Items of a page repeat the same
+        /// keys in the same order, so the raw key bytes are compared with those seen at the same
+        /// place in earlier items before any String is made or hashed.
+        mutating func itemKey(ordinal: Int) throws -> (key: String, slot: Int?) {
+            if ordinal < keyCache.count, i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                let cached = keyCache[ordinal]
+                let end = i + 1 + cached.raw.count
+                if end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+                   cached.raw.withUnsafeBytes({ $0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress! + i + 1, $0.count) == 0 }) {
+                    i = end + 1
+                    return (cached.key, cached.slot)
+                }
+            }
+            let start = i
+            let key = try string()
+            let slot = reader.schema.position(of: key)
+            // Only plain keys (no escapes) are remembered: the cached bytes must be the key's text.
+            let raw = Array(bytes[(start + 1)..<(i - 1)])
+            if !raw.contains(UInt8(ascii: "\\")) {
+                let entry = (raw: raw, key: key, slot: slot)
+                if ordinal < keyCache.count { keyCache[ordinal] = entry } else if ordinal == keyCache.count { keyCache.append(entry) }
+            }
+            return (key, slot)
         }
 
         /// Validates and skips any value.
@@ -292,8 +320,8 @@ public struct JSONItemReader: Sendable {
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
             // JSON text is UTF-8 (RFC 8259): invalid bytes make the document malformed rather
             // than being silently replaced by U+FFFD.
-            guard let text = String(validating: raw, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
-            if !escaped { return text }
+            guard isValidUTF8(raw) else { throw fail("invalid UTF-8 in a string") }
+            if !escaped { return String(decoding: raw, as: UTF8.self) }
             return try unescape(raw)
         }
 
@@ -353,4 +381,37 @@ public struct JSONItemReader: Sendable {
             return String(decoding: scratch, as: UTF8.self)
         }
     }
+}
+
+/// Whether `bytes` are well-formed UTF-8 (RFC 3629: shortest forms only, no surrogates, nothing
+/// above U+10FFFF). A plain loop: `String(validating:)` is generic and not specialised, and cost
+/// more than the rest of the JSON parse.
+func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var k = 0
+    let n = bytes.count
+    @inline(__always) func continuation(_ at: Int) -> Bool { at < n && bytes[at] & 0xC0 == 0x80 }
+    while k < n {
+        let b = bytes[k]
+        if b < 0x80 { k += 1; continue }
+        switch b {
+        case 0xC2...0xDF:
+            guard continuation(k + 1) else { return false }
+            k += 2
+        case 0xE0...0xEF:
+            guard k + 2 < n, continuation(k + 1), continuation(k + 2) else { return false }
+            let second = bytes[k + 1]
+            if b == 0xE0 && second < 0xA0 { return false }   // overlong
+            if b == 0xED && second > 0x9F { return false }   // surrogates
+            k += 3
+        case 0xF0...0xF4:
+            guard k + 3 < n, continuation(k + 1), continuation(k + 2), continuation(k + 3) else { return false }
+            let second = bytes[k + 1]
+            if b == 0xF0 && second < 0x90 { return false }   // overlong
+            if b == 0xF4 && second > 0x8F { return false }   // above U+10FFFF
+            k += 4
+        default:
+            return false                                       // 80…C1, F5…FF
+        }
+    }
+    return true
 }
