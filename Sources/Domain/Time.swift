@@ -59,7 +59,20 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        guard (0...9999).contains(year) else { return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+        return String(unsafeUninitializedCapacity: 10) { out in
+            writeDate(into: out)
+            return 10
+        }
+    }
+
+    /// Writes `YYYY-MM-DD` into the first 10 bytes of `out` (years 0…9999).
+    func writeDate(into out: UnsafeMutableBufferPointer<UInt8>) {
+        writeDigits(year, width: 4, into: out, at: 0)
+        out[4] = UInt8(ascii: "-")
+        writeDigits(month, width: 2, into: out, at: 5)
+        out[7] = UInt8(ascii: "-")
+        writeDigits(day, width: 2, into: out, at: 8)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -138,7 +151,32 @@ public func iso8601UTC(_ instant: Date) -> String {
     let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
     let sod = seconds - days * 86400
     let d = LocalDate(daysSinceEpoch: days)
-    return "\(d)T\(pad(sod / 3600, 2)):\(pad(sod % 3600 / 60, 2)):\(pad(sod % 60, 2))Z"
+    guard (0...9999).contains(d.year) else {
+        return "\(d)T\(pad(sod / 3600, 2)):\(pad(sod % 3600 / 60, 2)):\(pad(sod % 60, 2))Z"
+    }
+    // Written byte by byte: this runs for every stored row, and interpolating padded pieces
+    // cost more than the rest of binding the row.
+    return String(unsafeUninitializedCapacity: 20) { out in
+        d.writeDate(into: out)
+        out[10] = UInt8(ascii: "T")
+        writeDigits(sod / 3600, width: 2, into: out, at: 11)
+        out[13] = UInt8(ascii: ":")
+        writeDigits(sod % 3600 / 60, width: 2, into: out, at: 14)
+        out[16] = UInt8(ascii: ":")
+        writeDigits(sod % 60, width: 2, into: out, at: 17)
+        out[19] = UInt8(ascii: "Z")
+        return 20
+    }
+}
+
+/// Writes the last `width` decimal digits of `n` (n ≥ 0), zero-padded, at `offset`.
+@inline(__always)
+func writeDigits(_ n: Int, width: Int, into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+    var n = n
+    for i in stride(from: width - 1, through: 0, by: -1) {
+        out[offset + i] = UInt8(truncatingIfNeeded: 48 + n % 10)
+        n /= 10
+    }
 }
 
 func pad(_ n: Int, _ width: Int) -> String {

@@ -14,13 +14,40 @@ final class GRDBLoadSession: LoadSession {
     private var stationsCompleted: Set<StationFacts> = []
     /// Prepared once per load: looking a statement up by its SQL text costs a hash of ~1 KB per row.
     private var measurementStatements: MeasurementStatements?
+    /// Diagnostics can be one per row (a grade that disagrees), so this statement is kept too.
+    private var diagnosticInsert: RawStatement?
 
-    /// What a measurement says about its station.
+    /// What a measurement says about its station. Compared and hashed as UTF-8 bytes: String's own
+    /// hashing normalises Unicode first, which for Hangul names cost more than the row's insert.
     private struct StationFacts: Hashable {
         var name: String
         var code: String?
         var sido: String?
         var network: String?
+
+        static func == (a: StationFacts, b: StationFacts) -> Bool {
+            a.name.utf8.elementsEqual(b.name.utf8) && same(a.code, b.code) && same(a.sido, b.sido) && same(a.network, b.network)
+        }
+
+        private static func same(_ a: String?, _ b: String?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): return true
+            case let (a?, b?): return a.utf8.elementsEqual(b.utf8)
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            Self.hash(name, into: &hasher); Self.hash(code, into: &hasher)
+            Self.hash(sido, into: &hasher); Self.hash(network, into: &hasher)
+        }
+
+        private static func hash(_ text: String?, into hasher: inout Hasher) {
+            guard var text else { hasher.combine(0 as UInt8); return }
+            hasher.combine(1 as UInt8)
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(text.utf8.count)
+        }
     }
 
     init(db: Database, run: RunID) {
@@ -40,11 +67,14 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws {
-        let statement = try db.cachedStatement(sql: """
+        var insert = try diagnosticInsert ?? RawStatement(db, sql: """
             INSERT INTO diagnostic (run_id, payload_sha256, code, message, location, value) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        try statement.execute(arguments: [run.rawValue, payload?.sha256, diagnostic.code, diagnostic.message,
-                                          diagnostic.location, diagnostic.value])
+        defer { diagnosticInsert = insert }
+        insert.begin()
+        insert.bind(Int(run.rawValue)); insert.bind(payload?.sha256); insert.bind(diagnostic.code)
+        insert.bind(diagnostic.message); insert.bind(diagnostic.location); insert.bind(diagnostic.value)
+        _ = try insert.run()
         diagnosticCount += 1
     }
 

@@ -62,6 +62,22 @@ struct TimeTests {
         #expect(LocalDate(year: 2024, month: 2, day: 29)!.adding(days: 1).description == "2024-03-01")
     }
 
+    @Test("iso8601UTC agrees with Foundation's ISO 8601 formatter for any second of years 1583…9999")
+    func iso8601MatchesFoundation() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime]
+        // -12_212_553_600 is 1583-01-01T00:00:00Z (Foundation switches to the Julian calendar before
+        // October 1582; feedline's dates are proleptic Gregorian, as ISO 8601 has them);
+        // 253_402_300_799 is 9999-12-31T23:59:59Z.
+        seededPropertyCheck(input: Gen.int(in: -12_212_553_600...253_402_300_799)) { seconds in
+            let instant = Date(timeIntervalSince1970: TimeInterval(seconds))
+            #expect(iso8601UTC(instant) == formatter.string(from: instant))
+        }
+        #expect(iso8601UTC(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(iso8601UTC(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+    }
+
     @Test("hour arithmetic: hoursSinceEpoch round-trips, previous and next are inverse, slot contains its start")
     func hourArithmetic() {
         seededPropertyCheck(input: zip(slots, Gen.int(in: -1_000...1_000))) { slot, n in
