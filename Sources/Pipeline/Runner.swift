@@ -143,6 +143,11 @@ public struct PipelineRunner: Sendable {
 
     /// Replays files (an archive or any directory) in one run: a file that cannot be read is
     /// reported and the others still load.
+    ///
+    /// Parsing, mapping and transforming run on a second thread, at most two payloads ahead of
+    /// the writer, so the two stages overlap on a machine with more than one core while memory
+    /// stays bounded by a few pages of records. Everything is written in file order by the
+    /// thread that holds the transaction, so the result is the same as one-by-one loading.
     public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) -> RunReport {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
@@ -152,22 +157,37 @@ public struct PipelineRunner: Sendable {
             report.run = run
             var fileErrors: [(file: String, error: String)] = []
             report.counts = try store.load(run: run, finishedAt: clock) { session in
+                // Payloads loaded by earlier runs are not parsed at all.
+                let wanted = try payloads.map { try force || !session.wasLoaded(sha256: $0.payload.sha256) }
+                let ahead = PreparationQueue(capacity: 2)
+                let work = zip(payloads, wanted).filter(\.1).map(\.0)
+                let transform = self.transform
+                let preparer = Thread {
+                    for staged in work {
+                        guard ahead.push(Result { try Self.prepare(staged, transform: transform) }) else { return }
+                    }
+                }
+                preparer.stackSize = 8 << 20
+                preparer.start()
+                defer { ahead.cancel() }
+
                 var total = LoadCounts()
-                for staged in payloads {
-                    // A file that cannot be parsed is reported and skipped: it is decoded in full
-                    // before anything of it is written, so nothing of it needs undoing. A failure
-                    // while writing is not a bad file and fails the whole run.
-                    let decoded: DecodedPayload?
-                    do {
-                        decoded = try self.decode(staged, session: session, force: force)
-                    } catch {
+                for (staged, isWanted) in zip(payloads, wanted) {
+                    guard isWanted else { total.add(try self.write(nil, staged, into: session)); continue }
+                    // A file that cannot be parsed is reported and skipped: nothing of it was
+                    // written, so nothing needs undoing. A failure while writing is not a bad
+                    // file and fails the whole run.
+                    switch ahead.pop() {
+                    case .failure(let error):
                         let line = "\(staged.payload.file.path): \(error)"
                         fileErrors.append((staged.payload.file.path, "\(error)"))
                         events(.fileFailed(file: staged.payload.file.path, error: "\(error)"))
                         try session.record(Diagnostic(code: "unreadable-payload", message: line, location: staged.payload.file.lastPathComponent), payload: nil)
-                        continue
+                    case .success(let prepared):
+                        // The same bytes twice in one replay load once.
+                        let duplicate = try !force && session.wasLoaded(sha256: staged.payload.sha256)
+                        total.add(try self.write(duplicate ? nil : prepared, staged, into: session))
                     }
-                    total.add(try self.write(decoded, staged, into: session))
                 }
                 return total
             }
@@ -218,67 +238,122 @@ public struct PipelineRunner: Sendable {
         if !force, try session.wasLoaded(sha256: payload.sha256) { return try write(nil, staged, into: session) }
         var sink = LoadingSink(session: session, payload: payload, transform: transform)
         let summary = try staged.feed.decode(payload, context: staged.context, into: &sink)
-        return try finish(sink, summary: summary, staged, session: session)
+        if let failure = sink.failure { throw failure }
+        return try finish(counts: sink.counts, newestSlot: sink.newestSlot, summary: summary, staged, session: session)
     }
 
-    /// Parse and map one payload into memory, writing nothing; nil when the same bytes were
-    /// loaded before and `force` is off. Used by `replay`, so that a file that fails to parse
-    /// leaves nothing behind without a savepoint; memory is one payload's records (a page).
-    private func decode(_ staged: StagedPayload, session: LoadSession, force: Bool) throws -> DecodedPayload? {
-        let payload = staged.payload
-        if !force, try session.wasLoaded(sha256: payload.sha256) { return nil }
-        var buffer = BufferingSink()
-        let summary = try staged.feed.decode(payload, context: staged.context, into: &buffer)
-        return DecodedPayload(entries: buffer.entries, summary: summary)
+    /// Parse, map and transform one payload into memory, touching no database: run on the
+    /// preparing thread of `replay`. Memory is one payload's records (a page).
+    static func prepare(_ staged: StagedPayload, transform: MeasurementTransform) throws -> PreparedPayload {
+        var sink = PreparingSink(transform: transform)
+        let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)
+        return PreparedPayload(entries: sink.entries, summary: summary, newestSlot: sink.newestSlot)
     }
 
-    /// Transform and load a decoded payload (or count it as already loaded).
-    private func write(_ decoded: DecodedPayload?, _ staged: StagedPayload, into session: LoadSession) throws -> LoadCounts {
-        var counts = LoadCounts()
+    /// Load a prepared payload (or count it as already loaded).
+    private func write(_ prepared: PreparedPayload?, _ staged: StagedPayload, into session: LoadSession) throws -> LoadCounts {
         let payload = staged.payload
-        guard let decoded else {
+        guard let prepared else {
+            var counts = LoadCounts()
             counts.payloadsAlreadyLoaded = 1
             events(.skippedUnchanged(file: payload.file.path))
             return counts
         }
-        var sink = LoadingSink(session: session, payload: payload, transform: transform)
-        for entry in decoded.entries {
+        var counts = LoadCounts()
+        for entry in prepared.entries {
             switch entry {
-            case .record(let record): try sink.accept(record)
-            case .diagnostic(let diagnostic): sink.diagnose(diagnostic)
+            case .record(let record): counts.count(try session.write(record, payload: payload))
+            case .diagnostic(let diagnostic): try session.record(diagnostic, payload: payload)
             }
         }
-        return try finish(sink, summary: decoded.summary, staged, session: session)
+        return try finish(counts: counts, newestSlot: prepared.newestSlot, summary: prepared.summary, staged, session: session)
     }
 
     /// Bookmark, payload index and counts once a payload's records are written.
-    private func finish(_ sink: LoadingSink, summary: PageSummary, _ staged: StagedPayload, session: LoadSession) throws -> LoadCounts {
-        if let failure = sink.failure { throw failure }
-        if let newest = sink.newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
+    private func finish(counts written: LoadCounts, newestSlot: HourSlot?, summary: PageSummary, _ staged: StagedPayload,
+                        session: LoadSession) throws -> LoadCounts {
+        if let newest = newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
         try session.markLoaded(staged.payload, itemCount: summary.itemCount, archivePath: staged.archivePath)
         var counts = LoadCounts()
-        counts.add(sink.counts)
+        counts.add(written)
         counts.payloadsLoaded = 1
         events(.loaded(file: staged.payload.file.path, counts: counts))
         return counts
     }
 }
 
-/// One payload parsed and mapped, not yet written: memory is one page of records.
-struct DecodedPayload {
-    var entries: [BufferingSink.Entry]
+/// One payload parsed, mapped and transformed, not yet written: memory is one page of records.
+struct PreparedPayload: Sendable {
+    var entries: [PreparingSink.Entry]
     var summary: PageSummary
+    var newestSlot: HourSlot?
 }
 
-/// Keeps records and diagnostics in arrival order until the whole payload has parsed.
-struct BufferingSink: RecordSink {
-    enum Entry {
+/// Transforms measurements as they arrive and keeps records and diagnostics in the order the
+/// streaming `LoadingSink` would write them, until the whole payload has parsed.
+struct PreparingSink: RecordSink {
+    enum Entry: Sendable {
         case record(FeedRecord)
         case diagnostic(Diagnostic)
     }
+    let transform: MeasurementTransform
     var entries: [Entry] = []
-    mutating func accept(_ record: FeedRecord) throws { entries.append(.record(record)) }
+    var newestSlot: HourSlot?
+
+    init(transform: MeasurementTransform) {
+        self.transform = transform
+    }
+
+    mutating func accept(_ record: FeedRecord) throws {
+        guard case .measurement(let m) = record else { entries.append(.record(record)); return }
+        let (transformed, diagnostics) = transform.apply(m)
+        for d in diagnostics { entries.append(.diagnostic(d)) }
+        entries.append(.record(.measurement(transformed)))
+        if newestSlot.map({ m.slot > $0 }) ?? true { newestSlot = m.slot }
+    }
+
     mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
+}
+
+/// A bounded hand-over of prepared payloads from the preparing thread to the writer, in order.
+/// `push` blocks while `capacity` payloads wait; `cancel` (the writer is done or failed) wakes
+/// and stops the preparing thread.
+final class PreparationQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Result<PreparedPayload, Error>] = []
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// False once cancelled: the preparing thread should stop.
+    func push(_ item: Result<PreparedPayload, Error>) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count >= capacity && !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next prepared payload, waiting for it.
+    func pop() -> Result<PreparedPayload, Error> {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty { condition.wait() }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        items.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
 }
 
 /// Counts items only: used to check pages while fetching.

@@ -67,6 +67,39 @@ import TestSupport
         #expect(try query(env.database, "SELECT rows_unchanged FROM run ORDER BY id DESC LIMIT 1")! > 0)
     }
 
+    /// Replay parses ahead of the writer on another thread; what lands must be what loading the
+    /// files one by one, in name order, gives: the truncated file named and nothing of it kept,
+    /// the second copy of the same bytes counted as already loaded, the rest in file order.
+    @Test func replayLoadsInFileOrderSkipsRepeatedBytesAndDropsTruncatedFiles() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let dir = env.dir.path("pages")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // The same station-hours in page 1 and page 3 with different values: the later file wins.
+        let page1 = AirKoreaPages.xml(AirKoreaPages.items(first: 0, count: 40), pageNo: 1, numOfRows: 40, totalCount: 80)
+        var changed = AirKoreaPages.items(first: 0, count: 40)
+        for i in changed.indices { changed[i].pm10 = "\(100 + i)" }
+        let page3 = AirKoreaPages.xml(changed, pageNo: 1, numOfRows: 40, totalCount: 40)
+        let page2 = AirKoreaPages.xml(AirKoreaPages.items(first: 40, count: 40), pageNo: 2, numOfRows: 40, totalCount: 80)
+        try page1.write(to: dir.appendingPathComponent("p1.xml"))
+        try page1.write(to: dir.appendingPathComponent("p1-copy.xml"))
+        try page2.prefix(page2.count * 2 / 3).write(to: dir.appendingPathComponent("p2-cut.xml"))
+        try page2.write(to: dir.appendingPathComponent("p2.xml"))
+        try page3.write(to: dir.appendingPathComponent("p3.xml"))
+
+        let status = env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        #expect(status == .partial, "\(env.err.text)")
+        #expect(env.err.text.contains("p2-cut.xml"))
+        #expect(try query(env.database, "SELECT payloads FROM run") == 3)
+        #expect(try query(env.database, "SELECT payloads_skipped FROM run") == 1)
+        #expect(try query(env.database, "SELECT count(*) FROM payload WHERE archive_path LIKE '%p2-cut.xml'") == 0)
+        #expect(try query(env.database, "SELECT count(*) FROM diagnostic WHERE code = 'unreadable-payload' AND location = 'p2-cut.xml'") == 1)
+        #expect(try query(env.database, "SELECT count(*) FROM measurement") == 80)
+        #expect(try query(env.database, "SELECT rows_inserted FROM run") == 80)
+        #expect(try query(env.database, "SELECT rows_updated FROM run") == 40)
+        #expect(try query(env.database, "SELECT count(*) FROM measurement WHERE station_name LIKE 'S%' AND pm10 >= 100 AND revision = 1") == 40)
+    }
+
     @Test func invalidPipelineFilesAreNamedWithTheirField() throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
