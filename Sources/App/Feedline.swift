@@ -194,13 +194,17 @@ public struct Feedline: Sendable {
             return .configuration
         }
 
+        // Staging reads and hashes every file; spread over the cores, it is most of the time of
+        // re-running an archive that is already loaded.
+        let results = Self.concurrentMap(files) { file in
+            Result { try self.stageReplay(file, sourceHint: sourceHint, parameters: parameters) }
+        }
         var staged: [StagedPayload] = []
         var unreadable: [(file: String, error: String)] = []
-        for file in files {
-            do {
-                staged.append(try stageReplay(file, sourceHint: sourceHint, parameters: parameters))
-            } catch {
-                unreadable.append((file.path, "\(error)"))
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let payload): staged.append(payload)
+            case .failure(let error): unreadable.append((file.path, "\(error)"))
             }
         }
         let store: SQLiteStore
@@ -216,6 +220,17 @@ public struct Feedline: Sendable {
         if report.error != nil { return .failure }
         if !report.fileErrors.isEmpty { return report.counts.payloadsLoaded + report.counts.payloadsAlreadyLoaded > 0 ? .partial : .failure }
         return .success
+    }
+
+    /// `transform` applied to every element, spread over the cores; results in input order.
+    static func concurrentMap<Element, Result: Sendable>(_ elements: [Element], _ transform: @Sendable (Element) -> Result) -> [Result]
+    where Element: Sendable {
+        let slots = ConcurrentSlots<Result>(elements.count)
+        DispatchQueue.concurrentPerform(iterations: elements.count) { index in
+            let result = transform(elements[index])
+            slots.lock.withLock { slots.results[index] = result }
+        }
+        return slots.results.map { $0! }
     }
 
     /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
@@ -331,4 +346,11 @@ public struct Feedline: Sendable {
             logger.debug("file could not be loaded", metadata: ["load.file": "\(file)", "load.error": "\(error)"])
         }
     }
+}
+
+/// Results written by concurrent workers, each to its own index.
+private final class ConcurrentSlots<Value>: @unchecked Sendable {
+    let lock = NSLock()
+    var results: [Value?]
+    init(_ count: Int) { results = Array(repeating: nil, count: count) }
 }

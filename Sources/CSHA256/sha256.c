@@ -61,6 +61,8 @@ static void sha256_blocks_ni(uint32_t state[8], const uint8_t *data, size_t bloc
     while (blocks--) {
         const __m128i abef = state0, cdgh = state1;
         __m128i m[4];
+        /* Fully unrolled, so m[] lives in registers rather than memory. */
+#pragma GCC unroll 16
         for (int g = 0; g < 16; g++) {          /* rounds 4g … 4g+3 */
             if (g < 4) m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * g)), byteswap);
             __m128i msg = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));

@@ -79,11 +79,12 @@ public struct PayloadArchive: Sendable {
         }
         defer { close(fd) }
         // One buffer, reused for every read: a fresh `Data` per chunk costs a page fault per 4 KiB,
-        // which was most of the time of re-checking an already loaded archive.
-        // 64 KiB stays below glibc's mmap threshold: a larger block is mapped and unmapped per file,
-        // and freeing it raises the threshold, which moved later allocations onto a fragmenting heap.
+        // which was most of the time of re-checking an already loaded archive. 64 KiB with the
+        // default alignment is an ordinary heap block that the next file reuses: a larger block
+        // is mapped and unmapped per file (and raises glibc's mmap threshold), and an over-aligned
+        // one left a fragment behind per file, so memory grew with the number of files.
         let capacity = 64 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var hasher = SHA256()
         var size = 0
