@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "feedline", targets: ["feedline"]),
+        // The layers below the CLI, for scripts/microbench's in-process timings (and embedding).
+        .library(name: "FeedlineKit", targets: ["Domain", "Pipeline", "FeedCore", "AirKorea", "Storage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

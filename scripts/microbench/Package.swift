@@ -4,11 +4,9 @@
 //
 // It always times the `feedline` binary on small single-file inputs (start-up, hashing,
 // parse+map, writes: see Sources/microbench/BinaryBench.swift). The in-process benchmarks of
-// the parser and the Domain calculations (InProcessBench.swift) need the main package's library
-// targets, which it does not export as a product yet; once it does, e.g.
-//     .library(name: "FeedlineKit", targets: ["Domain", "Pipeline", "FeedCore", "AirKorea", "Storage"])
-// run with FEEDLINE_MICROBENCH_PRODUCT=FeedlineKit (and FEEDLINE_PACKAGE_PATH=DIR to use
-// another checkout than ../..).
+// the parser and the Domain calculations (InProcessBench.swift) link the main package's
+// FeedlineKit library product when FEEDLINE_MICROBENCH_PRODUCT=FeedlineKit (the default of
+// scripts/microbench/run); FEEDLINE_PACKAGE_PATH=DIR uses another checkout than ../...
 import Foundation
 import PackageDescription
 

@@ -57,9 +57,8 @@ do {
         print("== in-process micro-benchmarks (parser, Domain)")
         try InProcessBench(repeats: repeats).run(xml: xml, json: options["json"])
         #else
-        print("== in-process micro-benchmarks: not built. They need library products from the main package")
-        print("   (e.g. .library(name: \"FeedlineKit\", targets: [\"Domain\", \"Pipeline\", \"FeedCore\", \"AirKorea\", \"Storage\"]));")
-        print("   then run with FEEDLINE_MICROBENCH_PRODUCT=FeedlineKit.")
+        print("== in-process micro-benchmarks: not built (FEEDLINE_MICROBENCH_PRODUCT was empty);")
+        print("   scripts/microbench/run builds them against the main package's FeedlineKit library by default.")
         #endif
     }
     print("(checksum \(blackHole))")
