@@ -26,13 +26,15 @@ final class GRDBLoadSession: LoadSession {
         var network: String?
 
         static func == (a: StationFacts, b: StationFacts) -> Bool {
-            a.name.utf8.elementsEqual(b.name.utf8) && same(a.code, b.code) && same(a.sido, b.sido) && same(a.network, b.network)
+            same(a.name, b.name) && same(a.code, b.code) && same(a.sido, b.sido) && same(a.network, b.network)
         }
 
         private static func same(_ a: String?, _ b: String?) -> Bool {
             switch (a, b) {
             case (nil, nil): return true
-            case let (a?, b?): return a.utf8.elementsEqual(b.utf8)
+            case (var a?, var b?):
+                guard a.utf8.count == b.utf8.count else { return false }
+                return a.withUTF8 { x in b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
             default: return false
             }
         }
