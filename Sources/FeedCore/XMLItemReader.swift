@@ -49,8 +49,16 @@ public struct XMLItemReader: Sendable {
         }
     }
 
+    /// libxml2 sets up its global tables on first use, which is not safe from two threads at
+    /// once (replay parses on its own thread; tests parse on many). Done once, before any parse.
+    private static let libraryReady: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     private func read(context: String, onItem: (ItemFields) throws -> Void, nextChunk: () throws -> Data?) throws -> XMLEnvelope {
-        try withoutActuallyEscaping(onItem) { onItem in
+        _ = Self.libraryReady
+        return try withoutActuallyEscaping(onItem) { onItem in
             let state = SAXState(schema: schema, itemElement: itemElement, onItem: onItem)
             var handler = XMLItemReader.makeHandler()
             let unmanaged = Unmanaged.passRetained(state)
