@@ -22,9 +22,9 @@ struct HookLogHandler: LogHandler {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        let all = self.metadata.merging(metadata ?? [:]) { _, b in b }
-        hook("\(level) \(message) \(all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
+    func log(event: LogEvent) {
+        let all = self.metadata.merging(event.metadata ?? [:]) { _, b in b }
+        hook("\(event.level) \(event.message) \(all.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
     }
 }
 
