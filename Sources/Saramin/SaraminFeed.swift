@@ -94,23 +94,16 @@ public struct SaraminFeed: Feed {
         return false
     }
 
-    /// `request` narrowed to postings modified at or after `bookmark` (the Unix seconds stored
-    /// as `newest_modification_timestamp`); nil when the bookmark is not Unix seconds. Postings
-    /// at the bookmark itself come again and load as unchanged.
-    /// Adds `updated_min` from the `newest_modification_timestamp` bookmark, unless the
-    /// pipeline sets it itself, so scheduled runs fetch only postings that changed.
+    /// Adds `updated_min` from the `newest_modification_timestamp` bookmark (Unix seconds), so
+    /// scheduled runs fetch only postings changed since the newest one loaded; postings at the
+    /// bookmark itself come again and load as unchanged. Left alone when the pipeline sets
+    /// `updated_min` itself or the bookmark is not Unix seconds.
     public func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec {
         guard let bookmark = bookmarks[Self.modificationBookmark], let seconds = Int64(bookmark.trimmingCharacters(in: .whitespaces)),
               seconds > 0, !spec.parameters.contains(where: { $0.name == Self.modifiedSinceParameter }) else { return spec }
         var resumed = spec
         resumed.parameters.append((Self.modifiedSinceParameter, [String(seconds)]))
         return resumed
-    }
-
-    public func resuming(_ request: FeedRequest, fromBookmark bookmark: String) -> FeedRequest? {
-        let value = bookmark.trimmingCharacters(in: .whitespaces)
-        guard let seconds = Int64(value), seconds > 0 else { return nil }
-        return request.setting(Self.modifiedSinceParameter, to: String(seconds))
     }
 
     // MARK: - Recognition and decoding
