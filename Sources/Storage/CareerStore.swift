@@ -21,14 +21,12 @@ extension GRDBLoadSession {
     // MARK: - CareerNet
 
     private func writeSchool(_ s: School, payload: RawPayload?) throws -> WriteOutcome {
-        let statement = try db.cachedStatement(sql: CareerSQL.schoolUpsert)
-        return try outcome(statement, [s.key, s.list, s.name, s.campus, s.category, s.kind, s.establishment, s.region,
-                                             s.address, s.homepage, s.collegeInfoURL, payload?.sha256])
+        try upsert(CareerSQL.schoolUpsert, [s.key, s.list, s.name, s.campus, s.category, s.kind, s.establishment, s.region,
+                                            s.address, s.homepage, s.collegeInfoURL, payload?.sha256])
     }
 
     private func writeMajor(_ m: Major, payload: RawPayload?) throws -> WriteOutcome {
-        let statement = try db.cachedStatement(sql: CareerSQL.majorUpsert)
-        let result = try outcome(statement, [m.seq, m.field, m.name, payload?.sha256])
+        let result = try upsert(CareerSQL.majorUpsert, [m.seq, m.field, m.name, payload?.sha256])
         let departments = m.departments.map { [$0.databaseValue] }
         let changed = try replaceChildren(table: "major_department", parentColumn: "major_seq", parent: m.seq,
                                           columns: ["name"], rows: departments)
@@ -36,8 +34,7 @@ extension GRDBLoadSession {
     }
 
     private func writeJobInfo(_ j: JobInfo, payload: RawPayload?) throws -> WriteOutcome {
-        let statement = try db.cachedStatement(sql: CareerSQL.jobInfoUpsert)
-        return try outcome(statement, [j.seq, j.name, j.profession, j.similarJobs, j.summary, j.equalEmployment,
+        try upsert(CareerSQL.jobInfoUpsert, [j.seq, j.name, j.profession, j.similarJobs, j.summary, j.equalEmployment,
                                              j.possibility, j.prospect, j.salary, j.jobCode, j.categoryCode,
                                              j.aptitudeTypeCode, payload?.sha256])
     }
@@ -45,7 +42,6 @@ extension GRDBLoadSession {
     // MARK: - Saramin
 
     private func writeJobPosting(_ p: JobPosting, payload: RawPayload?) throws -> WriteOutcome {
-        let statement = try db.cachedStatement(sql: CareerSQL.jobPostingUpsert)
         let active: Int? = p.active.map { $0 ? 1 : 0 }
         let values: [(any DatabaseValueConvertible)?] = [
             p.id, p.url, active, p.company, p.companyURL, p.title, p.industry?.code, p.industry?.name,
@@ -54,7 +50,7 @@ extension GRDBLoadSession {
             p.postedAt.map(iso8601UTC), p.modifiedAt.map(iso8601UTC), p.opensAt.map(iso8601UTC), p.expiresAt.map(iso8601UTC),
             p.openEnded ? 1 : 0, p.closeType?.code, p.closeType?.name, payload?.sha256,
         ]
-        var result = try outcome(statement, StatementArguments(values))
+        var result = try upsert(CareerSQL.jobPostingUpsert, StatementArguments(values))
 
         var childrenChanged = false
         let locations = p.locations.entries.map { entry -> [DatabaseValue] in
@@ -137,21 +133,21 @@ enum CareerSQL {
     /// to be sent back as `updated_min` by incremental runs.
     static let modificationBookmark = "newest_modification_timestamp"
 
-    static let schoolUpsert = upsert(
+    static let schoolUpsert = UpsertSQL(
         table: "school",
         columns: ["school_key", "list", "name", "campus", "category", "kind", "establishment", "region", "address",
                   "homepage", "college_info_url", "payload_sha256"],
         key: ["school_key"], keepKnown: ["list"])
 
-    static let majorUpsert = upsert(table: "major", columns: ["major_seq", "field", "name", "payload_sha256"], key: ["major_seq"])
+    static let majorUpsert = UpsertSQL(table: "major", columns: ["major_seq", "field", "name", "payload_sha256"], key: ["major_seq"])
 
-    static let jobInfoUpsert = upsert(
+    static let jobInfoUpsert = UpsertSQL(
         table: "job_info",
         columns: ["job_seq", "name", "profession", "similar_jobs", "summary", "equal_employment", "possibility", "prospect",
                   "salary", "job_code", "category_code", "aptitude_type_code", "payload_sha256"],
         key: ["job_seq"])
 
-    static let jobPostingUpsert = upsert(
+    static let jobPostingUpsert = UpsertSQL(
         table: "job_posting",
         columns: ["posting_id", "url", "active", "company", "company_url", "title", "industry_code", "industry_name",
                   "experience_code", "experience_min_years", "experience_max_years", "experience_name",
@@ -160,7 +156,4 @@ enum CareerSQL {
                   "payload_sha256"],
         key: ["posting_id"])
 
-    static func upsert(table: String, columns: [String], key: [String], keepKnown: Set<String> = []) -> String {
-        GRDBLoadSession.upsertSQL(table: table, columns: columns, key: key, keepKnown: keepKnown)
-    }
 }

@@ -106,10 +106,12 @@ final class GRDBLoadSession: LoadSession {
 
     // MARK: - Upserts
 
-    /// Inserted (revision 0 returned), updated (revision > 0) or unchanged (no row returned).
-    func outcome(_ statement: Statement, _ arguments: StatementArguments) throws -> WriteOutcome {
-        guard let revision = try Int.fetchOne(statement, arguments: arguments) else { return .unchanged }
-        return revision == 0 ? .inserted : .updated
+    /// Inserted, updated or unchanged: `upsert.insert`, then `upsert.update` only when the key existed.
+    func upsert(_ upsert: UpsertSQL, _ arguments: StatementArguments) throws -> WriteOutcome {
+        try db.cachedStatement(sql: upsert.insert).execute(arguments: arguments)
+        if db.changesCount > 0 { return .inserted }
+        try db.cachedStatement(sql: upsert.update).execute(arguments: arguments)
+        return db.changesCount > 0 ? .updated : .unchanged
     }
 
     private static let measurementColumns = [
@@ -121,52 +123,9 @@ final class GRDBLoadSession: LoadSession {
         "payload_sha256",
     ]
 
-    /// `INSERT … ON CONFLICT (key) DO UPDATE SET … WHERE <a compared column differs> RETURNING revision`.
-    /// Columns in `ignoredInComparison` are written but never compared (e.g. `payload_sha256`:
-    /// the same row from another payload is unchanged); columns in `keepKnown` are never erased
-    /// by a later NULL.
-    static func upsertSQL(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = ["payload_sha256"],
-                                  keepKnown: Set<String> = []) -> String {
-        let valueColumns = columns.filter { !key.contains($0) }
-        let assignments = valueColumns.map { column in
-            keepKnown.contains(column) ? "\(column) = coalesce(excluded.\(column), \(table).\(column))" : "\(column) = excluded.\(column)"
-        }
-        let compared = valueColumns.filter { !ignoredInComparison.contains($0) }.map { column in
-            keepKnown.contains(column)
-                ? "(excluded.\(column) IS NOT NULL AND excluded.\(column) IS NOT \(table).\(column))"
-                : "excluded.\(column) IS NOT \(table).\(column)"
-        }
-        return """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \((assignments + ["revision = \(table).revision + 1"]).joined(separator: ", "))
-            WHERE \(compared.joined(separator: " OR "))
-            RETURNING revision
-            """
-    }
-
-    /// Measurements are written by two statements instead of one upsert: `INSERT … ON CONFLICT DO
-    /// NOTHING`, then, only when the row exists, `UPDATE … WHERE <a compared column differs>`;
-    /// the changed-row count of each tells inserted, updated and unchanged apart. A `RETURNING`
-    /// clause would do it in one statement, but SQLite runs RETURNING as a trigger, and a statement
-    /// with a trigger keeps a statement journal of every page it touches (two pages per row, spilled
-    /// to a temporary file once it passes 64 KiB): that doubled the disk writes of a load.
-    private static let measurementInsert = """
-        INSERT INTO measurement (\(measurementColumns.joined(separator: ", ")))
-        VALUES (\(measurementColumns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
-        ON CONFLICT (station_name, observed_at) DO NOTHING
-        """
-
-    /// Binds the same numbered parameters as `measurementInsert`.
-    private static let measurementUpdate: String = {
-        let key: Set = ["station_name", "observed_at"]
-        let parameter = Dictionary(uniqueKeysWithValues: measurementColumns.enumerated().map { ($1, "?\($0 + 1)") })
-        let values = measurementColumns.filter { !key.contains($0) }
-        return """
-            UPDATE measurement SET \((values.map { "\($0) = \(parameter[$0]!)" } + ["revision = revision + 1"]).joined(separator: ", "))
-            WHERE station_name = \(parameter["station_name"]!) AND observed_at = \(parameter["observed_at"]!)
-              AND (\(values.filter { $0 != "payload_sha256" }.map { "\($0) IS NOT \(parameter[$0]!)" }.joined(separator: " OR ")))
-            """
-    }()
+    /// Bound through `RawStatement` (tens of thousands of rows per load), not `upsert(_:_:)`.
+    private static let measurementUpsert = UpsertSQL(table: "measurement", columns: measurementColumns,
+                                                     key: ["station_name", "observed_at"])
 
     private struct MeasurementStatements {
         var insert: RawStatement
@@ -175,7 +134,8 @@ final class GRDBLoadSession: LoadSession {
 
     private func writeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?) throws -> WriteOutcome {
         var statements = try measurementStatements
-            ?? MeasurementStatements(insert: RawStatement(db, sql: Self.measurementInsert), update: RawStatement(db, sql: Self.measurementUpdate))
+            ?? MeasurementStatements(insert: RawStatement(db, sql: Self.measurementUpsert.insert),
+                                     update: RawStatement(db, sql: Self.measurementUpsert.update))
         defer { measurementStatements = statements }
         Self.bind(m, payload: payload, to: &statements.insert)
         let result: WriteOutcome
@@ -254,15 +214,16 @@ final class GRDBLoadSession: LoadSession {
                             values: ["tm_x": t.tmX, "tm_y": t.tmY])
     }
 
+    private static let forecastUpsert = UpsertSQL(
+        table: "forecast",
+        columns: ["inform_code", "forecast_date", "released_at", "overall", "cause", "action_knack", "image_urls", "payload_sha256"],
+        key: ["inform_code", "forecast_date", "released_at"])
+
     private func writeForecast(_ f: Forecast, payload: RawPayload?) throws -> WriteOutcome {
         let releasedAt = "\(f.releaseDate) \(f.releaseHour < 10 ? "0" : "")\(f.releaseHour):00"
         let images = "[" + f.imageURLs.map { url in url.map { jsonString($0) } ?? "null" }.joined(separator: ",") + "]"
-        let statement = try db.cachedStatement(sql: Self.upsertSQL(
-            table: "forecast",
-            columns: ["inform_code", "forecast_date", "released_at", "overall", "cause", "action_knack", "image_urls", "payload_sha256"],
-            key: ["inform_code", "forecast_date", "released_at"], ignoredInComparison: ["payload_sha256"]))
-        var result = try outcome(statement, [f.informCode, f.forecastDate.description, releasedAt, f.overall, f.cause,
-                                             f.actionKnack, images, payload?.sha256])
+        var result = try upsert(Self.forecastUpsert, [f.informCode, f.forecastDate.description, releasedAt, f.overall, f.cause,
+                                                      f.actionKnack, images, payload?.sha256])
         // Region rows: replace the set when it differs.
         let existing = try Row.fetchAll(db, sql: """
             SELECT region, grade_text FROM forecast_region WHERE inform_code = ? AND forecast_date = ? AND released_at = ? ORDER BY region

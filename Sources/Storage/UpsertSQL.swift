@@ -1,0 +1,41 @@
+/// A natural-key upsert as two statements over the same numbered parameters (`?1` … `?n`, in
+/// `columns` order), so both bind the same values:
+/// - `insert`: `INSERT … ON CONFLICT (key) DO NOTHING` — one changed row means inserted;
+/// - `update`, run only when the key existed: `UPDATE … SET …, revision = revision + 1 WHERE
+///   <key> AND (<a compared column differs>)` — one changed row means updated, none unchanged.
+///
+/// One `INSERT … ON CONFLICT DO UPDATE … RETURNING revision` would do it in one statement, but
+/// SQLite runs `RETURNING` as a trigger, and a statement with a trigger keeps a statement journal
+/// of every page it touches (spilled to a temporary file past 64 KiB): that doubled the disk
+/// writes of a load.
+///
+/// Columns in `ignoredInComparison` are written but never compared (`payload_sha256`: the same
+/// row from another payload is unchanged); columns in `keepKnown` are never erased by a later
+/// NULL.
+struct UpsertSQL: Sendable {
+    let insert: String
+    let update: String
+
+    init(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = ["payload_sha256"],
+         keepKnown: Set<String> = []) {
+        let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
+        let values = columns.filter { !key.contains($0) }
+        let assignments = values.map { column in
+            keepKnown.contains(column) ? "\(column) = coalesce(\(parameter[column]!), \(column))" : "\(column) = \(parameter[column]!)"
+        }
+        let compared = values.filter { !ignoredInComparison.contains($0) }.map { column in
+            keepKnown.contains(column)
+                ? "(\(parameter[column]!) IS NOT NULL AND \(parameter[column]!) IS NOT \(column))"
+                : "\(column) IS NOT \(parameter[column]!)"
+        }
+        insert = """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { parameter[$0]! }.joined(separator: ", ")))
+            ON CONFLICT (\(key.joined(separator: ", "))) DO NOTHING
+            """
+        update = """
+            UPDATE \(table) SET \((assignments + ["revision = revision + 1"]).joined(separator: ", "))
+            WHERE \(key.map { "\($0) = \(parameter[$0]!)" }.joined(separator: " AND "))
+              AND (\(compared.joined(separator: " OR ")))
+            """
+    }
+}
