@@ -103,12 +103,6 @@ public struct EnvelopeCheckingFetcher: PayloadFetching {
     }
 }
 
-/// A sink that keeps nothing.
-struct DiscardingSink: RecordSink {
-    mutating func accept(_ record: FeedRecord) throws {}
-    mutating func diagnose(_ diagnostic: Diagnostic) {}
-}
-
 /// Gives each fetch a deadline for its *complete* answer, whatever the transport does.
 ///
 /// URLSession's whole-resource timeout is not enforced on Linux (swift-corelibs-foundation):

@@ -18,11 +18,6 @@ public struct SHA256: Sendable {
         bytes.withUnsafeBytes { raw in update(raw) }
     }
 
-    /// Feeds a sequence of bytes that is not contiguous.
-    public mutating func update<Bytes: Sequence>(sequence bytes: Bytes) where Bytes.Element == UInt8 {
-        update(Array(bytes))
-    }
-
     private mutating func update(_ raw: UnsafeRawBufferPointer) {
         guard !raw.isEmpty else { return }
         length &+= UInt64(raw.count)

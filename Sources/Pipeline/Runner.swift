@@ -112,8 +112,8 @@ public struct PipelineRunner: Sendable {
                 let request = feed.request(first, page: page) ?? first
                 let payload = try await fetcher.fetch(request)
                 let context = DecodeContext(request: request, fallbackParameters: pipeline.fallbackParameters)
-                var counter = CountingSink()
-                let summary = try feed.decode(payload, context: context, into: &counter)
+                var discard = DiscardingSink()
+                let summary = try feed.decode(payload, context: context, into: &discard)
                 events(.fetched(request, page: page, items: summary.itemCount, reportedTotal: summary.reportedTotal))
                 staged.append(StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path))
                 if feed.request(first, page: page + 1) == nil || feed.isLastPage(summary, of: request) { break }
@@ -230,54 +230,41 @@ public struct PipelineRunner: Sendable {
         return report
     }
 
-    /// Parse → map → transform → load for one payload, streaming records straight into the open
-    /// transaction (memory does not grow with the payload). Used by `run`, where any failure
-    /// rolls the whole load back anyway.
+    /// Parse → map → transform → load for one payload of a `run` (any failure rolls the whole
+    /// load back). Memory is one payload's records, as in `replay`.
     private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
-        let payload = staged.payload
-        if !force, try session.wasLoaded(sha256: payload.sha256) { return try write(nil, staged, into: session) }
-        var sink = LoadingSink(session: session, payload: payload, transform: transform)
-        let summary = try staged.feed.decode(payload, context: staged.context, into: &sink)
-        if let failure = sink.failure { throw failure }
-        return try finish(counts: sink.counts, newestSlot: sink.newestSlot, summary: summary, staged, session: session)
+        if !force, try session.wasLoaded(sha256: staged.payload.sha256) { return try write(nil, staged, into: session) }
+        return try write(Self.prepare(staged, transform: transform), staged, into: session)
     }
 
-    /// Parse, map and transform one payload into memory, touching no database: run on the
-    /// preparing thread of `replay`. Memory is one payload's records (a page).
+    /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
+    /// on its preparing thread). Memory is one payload's records (a page).
     static func prepare(_ staged: StagedPayload, transform: MeasurementTransform) throws -> PreparedPayload {
         var sink = PreparingSink(transform: transform)
         let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)
         return PreparedPayload(entries: sink.entries, summary: summary, newestSlot: sink.newestSlot)
     }
 
-    /// Load a prepared payload (or count it as already loaded).
+    /// Writes a prepared payload's records and diagnostics in order, then its bookmark and its
+    /// entry in the payload index; nil counts the payload as already loaded.
     private func write(_ prepared: PreparedPayload?, _ staged: StagedPayload, into session: LoadSession) throws -> LoadCounts {
         let payload = staged.payload
+        var counts = LoadCounts()
         guard let prepared else {
-            var counts = LoadCounts()
             counts.payloadsAlreadyLoaded = 1
             events(.skippedUnchanged(file: payload.file.path))
             return counts
         }
-        var counts = LoadCounts()
         for entry in prepared.entries {
             switch entry {
             case .record(let record): counts.count(try session.write(record, payload: payload))
             case .diagnostic(let diagnostic): try session.record(diagnostic, payload: payload)
             }
         }
-        return try finish(counts: counts, newestSlot: prepared.newestSlot, summary: prepared.summary, staged, session: session)
-    }
-
-    /// Bookmark, payload index and counts once a payload's records are written.
-    private func finish(counts written: LoadCounts, newestSlot: HourSlot?, summary: PageSummary, _ staged: StagedPayload,
-                        session: LoadSession) throws -> LoadCounts {
-        if let newest = newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
-        try session.markLoaded(staged.payload, itemCount: summary.itemCount, archivePath: staged.archivePath)
-        var counts = LoadCounts()
-        counts.add(written)
+        if let newest = prepared.newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
+        try session.markLoaded(payload, itemCount: prepared.summary.itemCount, archivePath: staged.archivePath)
         counts.payloadsLoaded = 1
-        events(.loaded(file: staged.payload.file.path, counts: counts))
+        events(.loaded(file: payload.file.path, counts: counts))
         return counts
     }
 }
@@ -289,8 +276,8 @@ struct PreparedPayload: Sendable {
     var newestSlot: HourSlot?
 }
 
-/// Transforms measurements as they arrive and keeps records and diagnostics in the order the
-/// streaming `LoadingSink` would write them, until the whole payload has parsed.
+/// Transforms measurements as they arrive and keeps records and diagnostics in arrival order
+/// (a record's transform diagnostics just before it), until the whole payload has parsed.
 struct PreparingSink: RecordSink {
     enum Entry: Sendable {
         case record(FeedRecord)
@@ -353,45 +340,6 @@ final class PreparationQueue: @unchecked Sendable {
         items.removeAll()
         condition.broadcast()
         condition.unlock()
-    }
-}
-
-/// Counts items only: used to check pages while fetching.
-struct CountingSink: RecordSink {
-    var records = 0
-    mutating func accept(_ record: FeedRecord) throws { records += 1 }
-    mutating func diagnose(_ diagnostic: Diagnostic) {}
-}
-
-/// Transforms each record and writes it, counting outcomes; diagnostics go to the session.
-struct LoadingSink: RecordSink {
-    let session: LoadSession
-    let payload: RawPayload
-    let transform: MeasurementTransform
-    var counts = LoadCounts()
-    var newestSlot: HourSlot?
-    var failure: Error?
-
-    init(session: LoadSession, payload: RawPayload, transform: MeasurementTransform) {
-        self.session = session
-        self.payload = payload
-        self.transform = transform
-    }
-
-    mutating func accept(_ record: FeedRecord) throws {
-        var record = record
-        if case .measurement(let m) = record {
-            let (transformed, diagnostics) = transform.apply(m)
-            for d in diagnostics { diagnose(d) }
-            record = .measurement(transformed)
-            if newestSlot.map({ m.slot > $0 }) ?? true { newestSlot = m.slot }
-        }
-        counts.count(try session.write(record, payload: payload))
-    }
-
-    mutating func diagnose(_ diagnostic: Diagnostic) {
-        guard failure == nil else { return }
-        do { try session.record(diagnostic, payload: payload) } catch { failure = error }
     }
 }
 

@@ -183,6 +183,13 @@ public protocol RecordSink {
     mutating func diagnose(_ diagnostic: Diagnostic)
 }
 
+/// A sink that keeps nothing: for decoding a page only to learn its summary or its errors.
+public struct DiscardingSink: RecordSink {
+    public init() {}
+    public mutating func accept(_ record: FeedRecord) throws {}
+    public mutating func diagnose(_ diagnostic: Diagnostic) {}
+}
+
 /// Context a decoder may need beyond the bytes (e.g. the station a by-station page is for,
 /// which AirKorea omits from items before `ver=1.4`).
 public struct DecodeContext: Sendable {
