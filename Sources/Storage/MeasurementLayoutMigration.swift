@@ -9,13 +9,20 @@ import GRDB
 /// order and only the narrow key index takes the scattered inserts; a load writes about a fifth
 /// faster and half as much to disk. Lookups by station and hour go through the UNIQUE index,
 /// and `ON CONFLICT (station_name, observed_at)` upserts work as before. Columns, their order,
-/// their checks and every view are unchanged.
+/// their checks, every view, and any index or trigger a user added on the table are kept.
 enum MeasurementLayoutMigration {
     static func migrate(_ db: Database) throws {
         // Views that read measurement would stop the table from being dropped and renamed:
         // set them all aside and put them back, in creation order, from their own SQL.
         let views = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid")
             .map { (name: $0["name"] as String, sql: $0["sql"] as String) }
+        // Indexes and triggers people added to measurement for their own queries go with the old
+        // table: keep their SQL to create them again on the new one.
+        let attached = try String.fetchAll(db, sql: """
+            SELECT sql FROM sqlite_master
+            WHERE tbl_name = 'measurement' AND type IN ('index', 'trigger') AND sql IS NOT NULL AND name <> 'measurement_by_kst'
+            ORDER BY type, rowid
+            """)
         for view in views { try db.execute(sql: "DROP VIEW \(view.name.quotedDatabaseIdentifier)") }
         try db.execute(sql: measurementTable)
         try db.execute(sql: """
@@ -24,6 +31,7 @@ enum MeasurementLayoutMigration {
             ALTER TABLE measurement_v7 RENAME TO measurement;
             CREATE INDEX measurement_by_kst ON measurement (kst_date, kst_hour);
             """)
+        for sql in attached { try db.execute(sql: sql) }
         for view in views { try db.execute(sql: view.sql) }
     }
 

@@ -22,6 +22,15 @@ import TestSupport
         let dumpSQL = "SELECT * FROM measurement ORDER BY station_name, observed_at"
         let (before, viewsBefore, columnsBefore) = try queue.write { db -> ([Row], [String], [String]) in
             try db.execute(sql: rows)
+            // What a user may have added for their own queries.
+            try db.execute(sql: """
+                CREATE INDEX my_pm25 ON measurement (pm25);
+                CREATE TABLE my_audit (station_name TEXT, observed_at TEXT);
+                CREATE TRIGGER my_audit_insert AFTER INSERT ON measurement BEGIN
+                    INSERT INTO my_audit VALUES (new.station_name, new.observed_at);
+                END;
+                CREATE VIEW my_view AS SELECT station_name, max(pm25) AS worst FROM measurement GROUP BY station_name;
+                """)
             #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'measurement'")?.contains("WITHOUT ROWID") == true)
             return (try Row.fetchAll(db, sql: dumpSQL),
                     try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name"),
@@ -40,6 +49,8 @@ import TestSupport
             for view in viewsBefore {
                 _ = try Row.fetchAll(db, sql: "SELECT * FROM \(view.quotedDatabaseIdentifier) LIMIT 1")
             }
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'measurement' AND name IN ('my_pm25', 'my_audit_insert') ORDER BY name")
+                    == ["my_audit_insert", "my_pm25"])
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
         }
         try queue.write { db in
@@ -53,6 +64,9 @@ import TestSupport
                 """)
             #expect(db.changesCount == 0)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM measurement") == 3)
+            // The user's trigger works on the new table (the copy itself did not fire it).
+            try db.execute(sql: "INSERT INTO measurement (station_name, observed_at, kst_date, kst_hour, data_time) VALUES ('중구', '2024-03-06T06:00:00Z', '2024-03-06', 14, 'x')")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM my_audit") == 1)
         }
     }
 }
