@@ -22,7 +22,7 @@ public struct LiveFetcher: PayloadFetching {
     /// Fails at once, naming the variable, when a request needs a key that is not set.
     public func checkCredential(_ requirement: CredentialRequirement?) throws {
         guard let requirement else { return }
-        guard let key = environment[requirement.environmentVariable], !key.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let raw = environment[requirement.environmentVariable], APIKey(raw) != nil else {
             throw FeedError(.missingCredential(requirement.environmentVariable), .terminal,
                             "Live mode needs an API key: set \(requirement.environmentVariable) in the environment (or run with --fixtures).")
         }
@@ -30,23 +30,24 @@ public struct LiveFetcher: PayloadFetching {
 
     public func fetch(_ request: FeedRequest) async throws -> RawPayload {
         try checkCredential(request.credential)
-        let secret = request.credential.flatMap { environment[$0.environmentVariable] }
-        var query = request.query
+        let key = request.credential.flatMap { environment[$0.environmentVariable] }.flatMap(APIKey.init)
+        let scrubber = key.map { SecretScrubber(secret: $0.configured) }
+        func clean(_ text: String) -> String { scrubber?.scrub(text) ?? text }
         var headers = request.headers
+        var urlText = FeedRequest.compose(request.baseURL, request.query)
         switch request.credential?.placement {
-        case .query(let name)?: query.insert(QueryItem(name, secret ?? ""), at: 0)
-        case .header(let name)?: headers[name] = secret
+        case .query(let name)?:
+            // The key goes first, already encoded exactly once (see `APIKey.queryValue`).
+            let pair = "\(FeedRequest.percentEncode(name))=\(key?.queryValue ?? "")"
+            urlText = request.query.isEmpty ? "\(request.baseURL.absoluteString)?\(pair)"
+                : urlText.replacingOccurrences(of: "?", with: "?\(pair)&", range: urlText.range(of: "?"))
+        case .header(let name)?:
+            guard let value = key?.headerValue else {
+                throw FeedError(.missingCredential(request.credential!.environmentVariable), .terminal,
+                                "The key in \(request.credential!.environmentVariable) contains a control character (a line break?); set it to the key alone.")
+            }
+            headers[name] = value
         case nil: break
-        }
-        // data.go.kr keys are often handed out already percent-encoded; sending them encoded
-        // again would break them, so a key containing '%' is sent as is.
-        let urlText: String
-        if let secret, secret.contains("%"), case .query(let name)? = request.credential?.placement {
-            let rest = FeedRequest.compose(request.baseURL, request.query)
-            let joiner = request.query.isEmpty ? "?" : "&"
-            urlText = request.query.isEmpty ? "\(rest)?\(name)=\(secret)" : rest.replacingOccurrences(of: "?", with: "?\(name)=\(secret)\(joiner)", options: [], range: rest.range(of: "?"))
-        } else {
-            urlText = FeedRequest.compose(request.baseURL, query)
         }
         guard let url = URL(string: urlText) else {
             throw FeedError(.invalidRequest, .terminal, "Could not build a URL for \(request.operation).", context: request.displayURL)
@@ -56,7 +57,7 @@ public struct LiveFetcher: PayloadFetching {
         do {
             response = try await transport.get(url, headers: headers)
         } catch {
-            throw FeedError(.transport, .transient, scrub("The request failed: \(Self.describe(error))", secret), context: request.displayURL)
+            throw FeedError(.transport, .transient, clean("The request failed: \(Self.describe(error))"), context: request.displayURL)
         }
         guard (200..<300).contains(response.status) else {
             let transient = response.status == 429 || response.status == 408 || response.status >= 500 || response.status == 0
@@ -66,25 +67,10 @@ public struct LiveFetcher: PayloadFetching {
         guard !response.body.isEmpty else {
             throw FeedError(.malformed, .transient, "The server answered with an empty body.", context: request.displayURL)
         }
-        if let secret, !secret.isEmpty, Self.contains(response.body, secret) {
-            // Some legacy endpoints echo the key; never let it reach the archive.
-            let cleaned = Data(scrub(String(decoding: response.body, as: UTF8.self), secret).utf8)
-            return try archive.store(cleaned, request: request, fetchedAt: started, httpStatus: response.status, contentType: response.contentType)
-        }
-        return try archive.store(response.body, request: request, fetchedAt: started, httpStatus: response.status, contentType: response.contentType)
-    }
-
-    private func scrub(_ text: String, _ secret: String?) -> String {
-        guard let secret, !secret.isEmpty else { return text }
-        var out = text.replacingOccurrences(of: secret, with: "REDACTED")
-        let encoded = FeedRequest.percentEncode(secret)
-        if encoded != secret { out = out.replacingOccurrences(of: encoded, with: "REDACTED") }
-        if let decoded = secret.removingPercentEncoding, decoded != secret { out = out.replacingOccurrences(of: decoded, with: "REDACTED") }
-        return out
-    }
-
-    private static func contains(_ data: Data, _ text: String) -> Bool {
-        data.range(of: Data(text.utf8)) != nil
+        // Some endpoints echo the key, in whatever form they decoded or escaped it: every form
+        // is removed before the archive, the parser or a message can see the body.
+        let body = scrubber?.scrub(response.body) ?? response.body
+        return try archive.store(body, request: request, fetchedAt: started, httpStatus: response.status, contentType: response.contentType)
     }
 
     private static func describe(_ error: Error) -> String {
