@@ -20,7 +20,7 @@ public struct Feedline: Sendable {
 
     /// Lists and validates the pipeline files.
     public func listPipelines(paths: Paths) -> ExitStatus {
-        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (pipelines, problems) = catalog.loadAll()
         for p in pipelines {
             let params = p.spec.parameters.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " ")
@@ -44,17 +44,18 @@ public struct Feedline: Sendable {
 
     /// Runs the named pipelines (all when `names` is empty) from fixtures or live.
     public func run(names: [String], source: Source, paths: Paths, json: Bool = false, dryRun: Bool = false) async -> ExitStatus {
-        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (all, problems) = catalog.loadAll()
         var selected: [PipelineDefinition] = []
         if names.isEmpty {
-            for problem in problems { err("error: \(problem)") }
-            if !problems.isEmpty { return .configuration }
+            // A bad file is named and skipped; it never keeps the valid pipelines from running.
+            for problem in problems { err("error: \(problem) (skipped)") }
+            if all.isEmpty && !problems.isEmpty { return .configuration }
             selected = all
         } else {
             for name in names {
                 if let p = all.first(where: { $0.name == name }) { selected.append(p); continue }
-                if let problem = problems.first(where: { $0.file.hasSuffix("/\(name).yaml") || $0.file.hasSuffix("/\(name).yml") }) {
+                if let problem = problems.first(where: { $0.pipelineName == name }) {
                     err("error: \(problem)")
                 } else {
                     err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
@@ -129,7 +130,9 @@ public struct Feedline: Sendable {
         }
         if json { out(Self.json(reports)) }
         if lockedOut { return reports.contains(where: \.succeeded) ? .partial : .temporaryFailure }
-        return Self.status(reports)
+        let status = Self.status(reports)
+        if names.isEmpty && !problems.isEmpty && status == .success { return .partial }  // skipped files
+        return status
     }
 
     /// Replaces `{today}` and `{yesterday}` in parameter values by dates in Asia/Seoul.

@@ -10,9 +10,23 @@ public struct PipelineCatalog: Sendable {
     public let directory: URL
     public let feeds: [String: any Feed]
 
-    public init(directory: URL, feeds: [any Feed]) {
+    /// Paths in messages are shown relative to this directory when they lie inside it.
+    public let workingDirectory: URL
+
+    public init(directory: URL, feeds: [any Feed],
+                workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         self.directory = directory
         self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        self.workingDirectory = workingDirectory
+    }
+
+    /// How a file is named in messages: its real path, relative to the working directory when
+    /// inside it (`Pipelines/x.yaml`), absolute otherwise.
+    func displayPath(_ file: URL) -> String {
+        let path = file.standardizedFileURL.path
+        let base = workingDirectory.standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
     /// A problem with one pipeline file.
@@ -21,6 +35,8 @@ public struct PipelineCatalog: Sendable {
         public var field: String?
         public var message: String
         public var description: String { "\(file)\(field.map { ": field '\($0)'" } ?? ""): \(message)" }
+        /// The pipeline the file would define (its name without `.yaml`/`.yml`).
+        public var pipelineName: String { URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent }
     }
 
     static let knownFields: Set<String> = [
@@ -32,17 +48,19 @@ public struct PipelineCatalog: Sendable {
     public func loadAll() -> (pipelines: [PipelineDefinition], problems: [Problem]) {
         let files: [URL]
         do {
-            files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            // A symbolic link to the directory (deployments link configuration in) is followed.
+            files = try FileManager.default.contentsOfDirectory(at: directory.resolvingSymlinksInPath(), includingPropertiesForKeys: nil)
+                .map { directory.appendingPathComponent($0.lastPathComponent) }
                 .filter { ["yaml", "yml"].contains($0.pathExtension.lowercased()) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
-            return ([], [Problem(file: directory.path, field: nil, message: "cannot list the pipelines directory (\(error.localizedDescription)).")])
+            return ([], [Problem(file: displayPath(directory), field: nil, message: "cannot list the pipelines directory (\(error.localizedDescription)).")])
         }
         var pipelines: [PipelineDefinition] = []
         var problems: [Problem] = []
         for file in files {
             do { pipelines.append(try load(file)) } catch let problem as Problem { problems.append(problem) } catch {
-                problems.append(Problem(file: file.lastPathComponent, field: nil, message: "\(error)"))
+                problems.append(Problem(file: displayPath(file), field: nil, message: "\(error)"))
             }
         }
         return (pipelines, problems)
@@ -51,10 +69,21 @@ public struct PipelineCatalog: Sendable {
     /// Loads and validates one file.
     public func load(_ file: URL) throws -> PipelineDefinition {
         let name = file.deletingPathExtension().lastPathComponent
-        let label = "Pipelines/\(file.lastPathComponent)"
+        let label = displayPath(file)
         func problem(_ field: String?, _ message: String) -> Problem { Problem(file: label, field: field, message: message) }
 
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw problem(nil, "cannot be read as UTF-8 text.") }
+        // Only a regular file (or a link to one) is read, and only up to the size bound: a FIFO
+        // or device would block the read, a huge file would fill memory.
+        let real = file.resolvingSymlinksInPath()
+        let attributes = try? FileManager.default.attributesOfItem(atPath: real.path)
+        guard let type = attributes?[.type] as? FileAttributeType else { throw problem(nil, "cannot be read (missing, a dangling link, or no permission).") }
+        guard type == .typeRegular else { throw problem(nil, "is not a regular file.") }
+        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > PipelineFileBounds.maximumBytes {
+            throw problem(nil, "is \(TerminalProgress.grouped(size)) bytes; pipeline files are limited to \(PipelineFileBounds.maximumBytes / 1024) KiB.")
+        }
+        guard let bytes = try? Data(contentsOf: real) else { throw problem(nil, "cannot be read (no permission?).") }
+        if let violation = PipelineFileBounds.check(bytes) { throw problem(nil, violation.message) }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw problem(nil, "cannot be read as UTF-8 text.") }
         let parsed: Any?
         do { parsed = try Yams.load(yaml: text) } catch {
             throw problem(nil, "is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")

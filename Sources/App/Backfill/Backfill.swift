@@ -27,10 +27,10 @@ extension Feedline {
     public func backfill(pipeline name: String, from: LocalDate, through: LocalDate, paths: Paths,
                          pageSize: Int? = nil, dryRun: Bool = false) async -> ExitStatus {
         let out = environment.output, err = environment.errorOutput
-        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds)
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (all, problems) = catalog.loadAll()
         guard let pipeline = all.first(where: { $0.name == name }) else {
-            if let problem = problems.first(where: { $0.file.hasSuffix("/\(name).yaml") || $0.file.hasSuffix("/\(name).yml") }) {
+            if let problem = problems.first(where: { $0.pipelineName == name }) {
                 err("error: \(problem)")
             } else {
                 err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")

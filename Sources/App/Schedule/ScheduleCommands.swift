@@ -162,7 +162,7 @@ extension Feedline {
 
     /// `feedline crontab [--systemd]`: prints the schedules for the system scheduler.
     public func crontab(paths: Paths, renderer: CrontabRenderer, systemd: Bool) -> ExitStatus {
-        let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds).loadAll()
+        let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
         for problem in problems { environment.errorOutput("error: \(problem)") }
         if !problems.isEmpty { return .configuration }
         if !pipelines.contains(where: { $0.schedule != nil }) {

@@ -192,12 +192,14 @@ extension Feedline {
     /// The pipelines to schedule, each with its parsed schedule; nil (after printing why) when
     /// a pipeline file is invalid, a name is unknown or nothing has a schedule.
     func scheduledPipelines(names: [String], paths: Paths) -> [ScheduledPipeline]? {
-        let (all, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds).loadAll()
-        for problem in problems { environment.errorOutput("error: \(problem)") }
-        if !problems.isEmpty { return nil }
+        let (all, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
+        // A bad file is named and left out; the scheduler still starts for the valid ones
+        // (unless that file's pipeline was asked for by name).
+        for problem in problems { environment.errorOutput("error: \(problem) (not scheduled)") }
         var selected: [PipelineDefinition] = []
         for name in names {
             guard let p = all.first(where: { $0.name == name }) else {
+                if problems.contains(where: { $0.pipelineName == name }) { return nil }
                 environment.errorOutput("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")).")
                 return nil
             }

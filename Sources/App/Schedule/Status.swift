@@ -26,7 +26,7 @@ extension Feedline {
     /// `feedline status`: per pipeline, the last run (outcome, rows, diagnostics), age of the
     /// newest data (stale sources marked), next fire time and lock holder.
     public func status(paths: Paths, json: Bool) -> ExitStatus {
-        let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds).loadAll()
+        let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
         for problem in problems { environment.errorOutput("warning: \(problem)") }
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
         let today = HourSlot(containing: environment.clock()).date

@@ -1,0 +1,136 @@
+import Foundation
+
+/// The bounds a pipeline file must keep before its YAML is parsed at all.
+///
+/// A YAML parser expands aliases: nine lines of anchors and aliases (a "billion laughs") become
+/// billions of values, and nesting thousands of levels deep exhausts the stack. Pipeline files are
+/// a few dozen lines of plain settings, so feedline refuses what they never need, from the text
+/// alone, before the parser sees it:
+/// - more than `maximumBytes` bytes;
+/// - anchors (`&name`) and aliases (`*name`), in any position where YAML reads them as such
+///   (an `&` or `*` inside a quoted string, a comment or a block scalar, or after the start of a
+///   plain value such as `Tom & Jerry`, is text and stays allowed; a continuation line of a
+///   multi-line plain value that starts with `&` or `*` is refused too: quote such a value);
+/// - nesting deeper than `maximumDepth` levels (block indentation levels, `- `/`? ` entries
+///   on one line and flow brackets together; an over-estimate, never an under-estimate).
+/// Without aliases the parsed document is no larger than the text, so these three bound its
+/// time and memory.
+public enum PipelineFileBounds {
+    public static let maximumBytes = 64 * 1024
+    public static let maximumDepth = 24
+
+    /// Why a text is refused, as the end of a sentence that starts with the file's name.
+    public struct Violation: Error, Equatable, Sendable {
+        public var message: String
+        public var line: Int?
+    }
+
+    /// Checks `bytes`; nil when the file is within bounds.
+    public static func check(_ bytes: Data) -> Violation? {
+        guard bytes.count <= maximumBytes else {
+            return Violation(message: "is \(TerminalProgress.grouped(bytes.count)) bytes; pipeline files are limited to \(maximumBytes / 1024) KiB.", line: nil)
+        }
+        return scan(Array(bytes))
+    }
+
+    private enum Quote { case none, single, double }
+
+    private static func scan(_ text: [UInt8]) -> Violation? {
+        var quote = Quote.none
+        var flowDepth = 0
+        var indentStack: [Int] = []
+        var blockScalarParent: Int?       // indentation of the line that opened a `|`/`>` scalar
+        var lineNumber = 0
+        var start = 0
+        while start <= text.count {
+            var end = start
+            while end < text.count && text[end] != 10 { end += 1 }
+            let line = text[start..<end]
+            lineNumber += 1
+            defer { start = end + 1 }
+            if start == text.count { break }
+
+            var indent = 0
+            for byte in line { if byte == 32 { indent += 1 } else { break } }
+            let blank = line.allSatisfy { $0 == 32 || $0 == 9 || $0 == 13 }
+            if let parent = blockScalarParent {
+                if blank || indent > parent { continue }  // block scalar content: text
+                blockScalarParent = nil
+            }
+            if blank && quote == .none { continue }
+
+            // Block nesting: one level per distinct indentation in force (outside flow collections).
+            if quote == .none && flowDepth == 0 && !(line.dropFirst(indent).first == UInt8(ascii: "#")) {
+                while let last = indentStack.last, last > indent { indentStack.removeLast() }
+                if indentStack.last != indent { indentStack.append(indent) }
+            }
+
+            var i = line.startIndex + (quote == .none ? indent : 0)
+            var nodeStart = quote == .none
+            var compact = 0
+            while i < line.endIndex {
+                let c = line[i]
+                let next: UInt8? = i + 1 < line.endIndex ? line[i + 1] : nil
+                let nextIsSpace = next == nil || next == 32 || next == 9 || next == 13
+                switch quote {
+                case .single:
+                    if c == UInt8(ascii: "'") {
+                        if next == UInt8(ascii: "'") { i += 2; continue }
+                        quote = .none; nodeStart = false
+                    }
+                    i += 1; continue
+                case .double:
+                    if c == UInt8(ascii: "\\") { i += 2; continue }
+                    if c == UInt8(ascii: "\"") { quote = .none; nodeStart = false }
+                    i += 1; continue
+                case .none:
+                    break
+                }
+                if c == 32 || c == 9 || c == 13 { i += 1; continue }
+                if c == UInt8(ascii: "#") && (i == line.startIndex || line[i - 1] == 32 || line[i - 1] == 9) { break }
+                if nodeStart {
+                    switch c {
+                    case UInt8(ascii: "&"), UInt8(ascii: "*"):
+                        let kind = c == UInt8(ascii: "&") ? "an anchor (&)" : "an alias (*)"
+                        return Violation(message: "uses \(kind) on line \(lineNumber); pipeline files may not use YAML anchors or aliases: write each value out.", line: lineNumber)
+                    case UInt8(ascii: "!"):  // a tag: what follows is still the node's start
+                        while i < line.endIndex && line[i] != 32 && line[i] != 9 { i += 1 }
+                        continue
+                    case UInt8(ascii: "|"), UInt8(ascii: ">"):
+                        blockScalarParent = indent
+                        i = line.endIndex
+                        continue
+                    case UInt8(ascii: "-"), UInt8(ascii: "?") where nextIsSpace:
+                        compact += 1
+                        i += 1
+                        continue
+                    case UInt8(ascii: "'"): quote = .single; i += 1; continue
+                    case UInt8(ascii: "\""): quote = .double; i += 1; continue
+                    default: break
+                    }
+                }
+                switch c {
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    flowDepth += 1; nodeStart = true
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    flowDepth = max(0, flowDepth - 1); nodeStart = false
+                case UInt8(ascii: ",") where flowDepth > 0:
+                    nodeStart = true
+                case UInt8(ascii: ":") where nextIsSpace || (flowDepth > 0 && (next == UInt8(ascii: ",") || next == UInt8(ascii: "]") || next == UInt8(ascii: "}"))):
+                    nodeStart = true
+                default:
+                    nodeStart = false
+                }
+                let depth = indentStack.count + compact + flowDepth
+                if depth > maximumDepth {
+                    return Violation(message: "nests deeper than \(maximumDepth) levels (line \(lineNumber)); pipeline files need three.", line: lineNumber)
+                }
+                i += 1
+            }
+            if indentStack.count + compact + flowDepth > maximumDepth {
+                return Violation(message: "nests deeper than \(maximumDepth) levels (line \(lineNumber)); pipeline files need three.", line: lineNumber)
+            }
+        }
+        return nil
+    }
+}
