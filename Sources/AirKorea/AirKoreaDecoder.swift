@@ -71,7 +71,9 @@ struct AirKoreaDecoder {
     private func decodeXML<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
         let reader = XMLItemReader(schema: endpoint.schema)
         let envelope = try reader.read(file: file) { item in
-            try deliver(endpoint.mapItem(item, page), to: &sink)
+            var outcome = endpoint.mapItem(item, page)
+            if !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics }
+            try deliver(outcome, to: &sink)
         }
         let leaves = envelope.leaves
         func leaf(_ name: String) -> String? {
@@ -114,12 +116,7 @@ struct AirKoreaDecoder {
         var nonObjects: [Int] = []
         let envelope = try reader.read(file: file, onItem: { item in
             var outcome = endpoint.mapItem(item, page)
-            if !item.typeMismatches.isEmpty {
-                outcome.diagnostics = item.typeMismatches.sorted().map { field in
-                    Diagnostic(code: "type-mismatch", message: "\(field) is an object or array where a string was expected; it is treated as missing.",
-                               location: "item \(item.position) \(field)")
-                } + outcome.diagnostics
-            }
+            if !item.typeMismatches.isEmpty || !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics }
             try deliver(outcome, to: &sink)
         }, onNonObject: { nonObjects.append($0) })
         for position in nonObjects {

@@ -9,7 +9,8 @@ enum ForecastField: Int, WireFields {
     case dataTime, informCode, informData, informGrade, informOverall, informCause, actionKnack
     case imageUrl1, imageUrl2, imageUrl3, imageUrl4, imageUrl5, imageUrl6, imageUrl7, imageUrl8, imageUrl9
 
-    static let schema = makeSchema()
+    /// The overview, cause, per-region grades and advice are free text (64 KiB each).
+    static let schema = makeSchema(prose: [.informOverall, .informCause, .informGrade, .actionKnack])
     static let images: [ForecastField] = [.imageUrl1, .imageUrl2, .imageUrl3, .imageUrl4, .imageUrl5,
                                           .imageUrl6, .imageUrl7, .imageUrl8, .imageUrl9]
 }

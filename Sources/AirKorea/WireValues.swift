@@ -14,7 +14,9 @@ protocol WireFields: CaseIterable, RawRepresentable where RawValue == Int {
 
 extension WireFields {
     /// Builds the schema from the case names (call once, from a `static let`).
-    static func makeSchema() -> FieldSchema { FieldSchema(allCases.map { String(describing: $0) }) }
+    static func makeSchema(prose: [Self] = []) -> FieldSchema {
+        FieldSchema(allCases.map { String(describing: $0) }, prose: Set(prose.map { $0.wireName }))
+    }
 
     /// The wire name of this field.
     var wireName: String { String(describing: self) }

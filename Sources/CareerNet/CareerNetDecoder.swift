@@ -36,7 +36,9 @@ struct CareerNetDecoder {
         let envelope = try reader.read(file: file) { item in
             try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: nil)
             if reportedTotal == nil { reportedTotal = CareerNetText.integer(item["totalCount"]) }
-            try deliver(endpoint.mapItem(item, page), to: &sink)
+            var outcome = endpoint.mapItem(item, page)
+            outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics
+            try deliver(outcome, to: &sink)
         }
         if envelope.itemCount == 0 {
             let message = envelope.leaves.first { $0.key == "message" || $0.key.hasSuffix("/message") }?.value
@@ -71,10 +73,7 @@ struct CareerNetDecoder {
             let item = JSONPayload.fields(of: object, schema: endpoint.schema, position: position)
             if reportedTotal == nil { reportedTotal = CareerNetText.integer(item["totalCount"]) }
             var outcome = endpoint.mapItem(item, page)
-            outcome.diagnostics = item.typeMismatches.sorted().map { field in
-                Diagnostic(code: "type-mismatch", message: "\(field) is an object or array where a string was expected; it is treated as missing.",
-                           location: "item \(position) \(field)")
-            } + outcome.diagnostics
+            outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics
             try deliver(outcome, to: &sink)
         }
         return PageSummary(itemCount: items.count, reportedTotal: reportedTotal)

@@ -57,7 +57,7 @@ enum SchoolItemMapping {
 
 /// Turns `svcCode=MAJOR` items into `Major`s, splitting `facilName` into departments.
 enum MajorItemMapping {
-    static let schema = FieldSchema(["majorSeq", "lClass", "mClass", "facilName", "totalCount", "message"])
+    static let schema = FieldSchema(["majorSeq", "lClass", "mClass", "facilName", "totalCount", "message"], prose: ["facilName"])
 
     static func map(_ item: ItemFields, page: CareerNetPage) -> CareerNetOutcome {
         let name = CareerNetText.value(item["mClass"])
@@ -79,7 +79,7 @@ enum JobItemMapping {
     static let schema = FieldSchema([
         "jobdicSeq", "job", "profession", "similarJob", "summary", "equalemployment", "possibility", "prospect",
         "salery", "salary", "job_code", "job_ctg_code", "aptd_type_code", "totalCount", "message",
-    ])
+    ], prose: ["profession", "similarJob", "summary", "equalemployment", "possibility", "prospect"])
 
     static func map(_ item: ItemFields, page: CareerNetPage) -> CareerNetOutcome {
         let name = CareerNetText.value(item["job"])

@@ -1,17 +1,51 @@
-/// The field names an item may carry, numbered, so a reader can store values by index.
+import Pipeline
+
+/// How long a field's value may be, in UTF-8 bytes. A longer value is refused (nil, never cut)
+/// with a `field-too-long` diagnostic naming the field and its length, and the readers stop
+/// buffering it at the limit, so one hostile field cannot fill memory or the database.
+public enum FieldLimit {
+    /// Names, codes, numbers, dates, URLs: 4 KiB.
+    public static let standard = 4 * 1024
+    /// Fields documented as free text (forecast overviews, job descriptions): 64 KiB.
+    public static let prose = 64 * 1024
+}
+
+/// The field names an item may carry, numbered, so a reader can store values by index, and
+/// the length each may have (`FieldLimit`).
 public struct FieldSchema: Sendable {
     public let names: [String]
     let index: [String: Int]
+    /// The byte limit of each field, by position.
+    public let limits: [Int]
 
-    public init(_ names: [String]) {
+    /// - Parameter prose: fields documented as free text, allowed `FieldLimit.prose` bytes;
+    ///   every other field is allowed `FieldLimit.standard`.
+    public init(_ names: [String], prose: Set<String> = []) {
         self.names = names
         var index: [String: Int] = [:]
         for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
         self.index = index
+        self.limits = names.map { prose.contains($0) ? FieldLimit.prose : FieldLimit.standard }
     }
 
     /// The index of `name`, or nil for a field outside the schema.
     public func position(of name: String) -> Int? { index[name] }
+}
+
+/// Something a reader noticed about one field's value, and what it did about it.
+public struct FieldNote: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The value was longer than its limit and was refused (the field reads as missing).
+        case tooLong(bytes: Int, limit: Int)
+        /// The value held U+0000 characters (JSON `\u0000`); they were removed.
+        case nulRemoved
+        /// The value held an unpaired UTF-16 surrogate escape (`\ud800`); it became U+FFFD.
+        case loneSurrogate
+    }
+    public var field: String
+    public var kind: Kind
+
+    public init(field: String, kind: Kind) { self.field = field; self.kind = kind }
 }
 
 /// One item's fields as strings, exactly as on the wire: nil when the field is absent (or JSON
@@ -24,6 +58,8 @@ public struct ItemFields: Sendable {
     public var position: Int
     /// Fields whose JSON value was an object or array where a scalar was expected.
     public var typeMismatches: [String] = []
+    /// What the reader did to field values (refused as too long, NUL removed, …).
+    public var notes: [FieldNote] = []
 
     public init(schema: FieldSchema, position: Int) {
         self.schema = schema
@@ -40,3 +76,34 @@ public struct ItemFields: Sendable {
     /// The raw value at schema position `i`.
     public subscript(at i: Int) -> String? { values[i] }
 }
+
+extension ItemFields {
+    /// The diagnostics of what the reader found wrong with this item's fields (type
+    /// mismatches, refused over-long values, removed NULs, lone surrogates), in field order.
+    public var readerDiagnostics: [Diagnostic] {
+        var out = typeMismatches.sorted().map { field in
+            Diagnostic(code: "type-mismatch", message: "\(field) is an object or array where a string was expected; it is treated as missing.",
+                       location: "item \(position) \(field)")
+        }
+        for note in notes { out.append(note.diagnostic(location: "item \(position) \(note.field)")) }
+        return out
+    }
+}
+
+extension FieldNote {
+    /// The note as a diagnostic at `location`.
+    public func diagnostic(location: String) -> Diagnostic {
+        switch kind {
+        case .tooLong(let bytes, let limit):
+            Diagnostic(code: "field-too-long",
+                       message: "\(field) is \(bytes) bytes long, over its limit of \(limit); the value is refused and stored as missing.",
+                       location: location, value: String(bytes))
+        case .nulRemoved:
+            Diagnostic(code: "nul-removed", message: "\(field) held NUL characters (\\u0000); they were removed.", location: location)
+        case .loneSurrogate:
+            Diagnostic(code: "lone-surrogate",
+                       message: "\(field) held an unpaired UTF-16 surrogate escape; it was stored as U+FFFD (�).", location: location)
+        }
+    }
+}
+

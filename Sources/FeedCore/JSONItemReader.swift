@@ -160,8 +160,8 @@ public struct JSONItemReader: Sendable {
                     throw fail("expected ',' or ']' in an array")
                 }
             default:
-                let text = try scalar()
-                leaves[currentPath] = .some(text)
+                // An over-long envelope value reads as absent.
+                if case .value(let text) = try boundedScalar(limit: FieldLimit.standard) { leaves[currentPath] = .some(text) }
             }
         }
 
@@ -212,9 +212,17 @@ public struct JSONItemReader: Sendable {
                 if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
                     try skipValue(depth: depth + 1)
                     if slot != nil { fields.typeMismatches.append(key) }
+                } else if let slot {
+                    switch try boundedScalar(limit: reader.schema.limits[slot]) {
+                    case .value(let text):
+                        fields.values[slot] = text
+                        if sawNul { fields.notes.append(FieldNote(field: key, kind: .nulRemoved)) }
+                        if sawLoneSurrogate { fields.notes.append(FieldNote(field: key, kind: .loneSurrogate)) }
+                    case .tooLong(let length):
+                        fields.notes.append(FieldNote(field: key, kind: .tooLong(bytes: length, limit: reader.schema.limits[slot])))
+                    }
                 } else {
-                    let text = try scalar()
-                    if let slot { fields.values[slot] = text }
+                    _ = try boundedScalar(limit: 0)  // not a field we read: validated, never kept
                 }
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end inside an item") }
@@ -261,14 +269,26 @@ public struct JSONItemReader: Sendable {
             try value(depth: depth)
         }
 
-        /// A scalar as text: strings unescaped, numbers verbatim, true/false, null → nil.
-        mutating func scalar() throws -> String? {
+        /// A scalar read with a byte limit: its text, or its length when longer than `limit`.
+        enum BoundedScalar { case value(String?), tooLong(Int) }
+
+        /// Set by the last string read: a `\u0000` was removed / a lone surrogate replaced.
+        var sawNul = false
+        var sawLoneSurrogate = false
+
+        /// A scalar as text — strings unescaped, numbers verbatim, true/false, null → nil — unless
+        /// it is longer than `limit` UTF-8 bytes: then only its length, and no String is made.
+        mutating func boundedScalar(limit: Int) throws -> BoundedScalar {
+            sawNul = false
+            sawLoneSurrogate = false
             switch bytes[i] {
-            case UInt8(ascii: "\""): return try string()
-            case UInt8(ascii: "n"): try literal("null"); return nil
-            case UInt8(ascii: "t"): try literal("true"); return "true"
-            case UInt8(ascii: "f"): try literal("false"); return "false"
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            case UInt8(ascii: "\""): return try string(limit: limit)
+            case UInt8(ascii: "n"): try literal("null"); return .value(nil)
+            case UInt8(ascii: "t"): try literal("true"); return 4 <= limit ? .value("true") : .tooLong(4)
+            case UInt8(ascii: "f"): try literal("false"); return 5 <= limit ? .value("false") : .tooLong(5)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digits = try number()
+                return digits.count <= limit ? .value(String(decoding: UnsafeBufferPointer(rebasing: bytes[digits]), as: UTF8.self)) : .tooLong(digits.count)
             default: throw fail("unexpected character")
             }
         }
@@ -280,7 +300,8 @@ public struct JSONItemReader: Sendable {
             i += expected.count
         }
 
-        mutating func number() throws -> String {
+        /// Validates a number and returns where its text lies.
+        mutating func number() throws -> Range<Int> {
             let start = i
             if bytes[i] == UInt8(ascii: "-") { i += 1 }
             var digits = 0
@@ -299,10 +320,19 @@ public struct JSONItemReader: Sendable {
                 while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1; exponent += 1 }
                 guard exponent > 0 else { throw fail("invalid number") }
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+            return start..<i
         }
 
+        /// An object key: a string of at most `FieldLimit.standard` bytes (a longer key is a
+        /// malformed document, not data).
         mutating func string() throws -> String {
+            guard case .value(let text?) = try string(limit: FieldLimit.standard) else {
+                throw fail("a key longer than \(FieldLimit.standard) bytes")
+            }
+            return text
+        }
+
+        mutating func string(limit: Int) throws -> BoundedScalar {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a string") }
             i += 1
             let start = i
@@ -321,11 +351,14 @@ public struct JSONItemReader: Sendable {
             // JSON text is UTF-8 (RFC 8259): invalid bytes make the document malformed rather
             // than being silently replaced by U+FFFD.
             guard isValidUTF8(raw) else { throw fail("invalid UTF-8 in a string") }
-            if !escaped { return String(decoding: raw, as: UTF8.self) }
-            return try unescape(raw)
+            if !escaped { return raw.count <= limit ? .value(String(decoding: raw, as: UTF8.self)) : .tooLong(raw.count) }
+            return try unescape(raw, limit: limit)
         }
 
-        mutating func unescape(_ raw: UnsafeBufferPointer<UInt8>) throws -> String {
+        /// Undoes escapes into `scratch`, which never grows past `limit` (+ one character): a
+        /// longer string is only measured. `\u0000` is dropped (`sawNul`); an unpaired surrogate
+        /// becomes U+FFFD (`sawLoneSurrogate`).
+        mutating func unescape(_ raw: UnsafeBufferPointer<UInt8>, limit: Int) throws -> BoundedScalar {
             scratch.removeAll(keepingCapacity: true)
             var k = 0
             func hex4(_ at: Int) -> UInt32? {
@@ -344,21 +377,26 @@ public struct JSONItemReader: Sendable {
                 }
                 return v
             }
+            var length = 0
+            func put(_ byte: UInt8) {
+                length += 1
+                if length <= limit { scratch.append(byte) }
+            }
             while k < raw.count {
                 let b = raw[k]
-                guard b == UInt8(ascii: "\\") else { scratch.append(b); k += 1; continue }
+                guard b == UInt8(ascii: "\\") else { put(b); k += 1; continue }
                 guard k + 1 < raw.count else { throw fail("bad escape") }
                 let e = raw[k + 1]
                 k += 2
                 switch e {
-                case UInt8(ascii: "\""): scratch.append(0x22)
-                case UInt8(ascii: "\\"): scratch.append(0x5C)
-                case UInt8(ascii: "/"): scratch.append(0x2F)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "t"): scratch.append(0x09)
+                case UInt8(ascii: "\""): put(0x22)
+                case UInt8(ascii: "\\"): put(0x5C)
+                case UInt8(ascii: "/"): put(0x2F)
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
                 case UInt8(ascii: "u"):
                     guard var scalar = hex4(k) else { throw fail("bad \\u escape") }
                     k += 4
@@ -369,16 +407,18 @@ public struct JSONItemReader: Sendable {
                             k += 6
                         } else {
                             scalar = 0xFFFD
+                            sawLoneSurrogate = true
                         }
                     } else if (0xDC00...0xDFFF).contains(scalar) {
                         scalar = 0xFFFD
+                        sawLoneSurrogate = true
                     }
-                    let us = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                    scratch.append(contentsOf: Array(String(Character(us)).utf8))
+                    if scalar == 0 { sawNul = true; continue }
+                    for byte in String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8 { put(byte) }
                 default: throw fail("bad escape")
                 }
             }
-            return String(decoding: scratch, as: UTF8.self)
+            return length <= limit ? .value(String(decoding: scratch, as: UTF8.self)) : .tooLong(length)
         }
     }
 }

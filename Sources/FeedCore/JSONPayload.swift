@@ -57,9 +57,25 @@ public enum JSONPayload {
                 item.typeMismatches.append(key)
                 continue
             }
-            item.values[i] = scalar(raw)
+            let (value, note) = bounded(scalar(raw), field: key, limit: schema.limits[i])
+            item.values[i] = value
+            if let note { item.notes.append(note) }
         }
+        item.notes.sort { $0.field < $1.field }  // object members come in no fixed order
         return item
+    }
+
+    /// A value held to `limit` UTF-8 bytes (nil and a `.tooLong` note when longer) with any
+    /// U+0000 removed (and a `.nulRemoved` note). `JSONSerialization` refuses lone surrogates
+    /// itself, so a document holding one is malformed.
+    public static func bounded(_ value: String?, field: String, limit: Int) -> (String?, FieldNote?) {
+        guard let value else { return (nil, nil) }
+        let bytes = value.utf8.count
+        if bytes > limit { return (nil, FieldNote(field: field, kind: .tooLong(bytes: bytes, limit: limit))) }
+        if value.utf8.contains(0) {
+            return (String(value.unicodeScalars.filter { $0 != "\u{0}" }.map(Character.init)), FieldNote(field: field, kind: .nulRemoved))
+        }
+        return (value, nil)
     }
 
     static func describe(_ error: Error) -> String {

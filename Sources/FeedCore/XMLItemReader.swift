@@ -143,6 +143,10 @@ private final class SAXState {
     var fieldIndex = -1          // schema index of the open leaf inside an item, -1 if none/unknown
     var capturing = false
     var buffer: [UInt8] = []
+    /// Bytes of text seen in the open field or leaf, and what it may hold (`FieldLimit`): text
+    /// past the limit is counted, never buffered.
+    var textLength = 0
+    var textLimit = FieldLimit.standard
     var path: [String] = []      // element names outside items
     var leaves: [String: String] = [:]
     var rootName: String?
@@ -199,6 +203,8 @@ private final class SAXState {
             if depth == itemDepth + 1 {
                 fieldIndex = fieldPosition(name)
                 buffer.removeAll(keepingCapacity: true)
+                textLength = 0
+                textLimit = fieldIndex >= 0 ? schema.limits[fieldIndex] : FieldLimit.standard
                 capturing = true
             } else {
                 capturing = false  // nested structure inside a field: ignored
@@ -212,6 +218,8 @@ private final class SAXState {
         }
         path.append(String(cString: name))
         buffer.removeAll(keepingCapacity: true)
+        textLength = 0
+        textLimit = FieldLimit.standard
         capturing = true
     }
 
@@ -227,14 +235,19 @@ private final class SAXState {
                 do { try onItem(item) } catch { fail(error) }
             } else if depth == itemDepth + 1 {
                 if fieldIndex >= 0, capturing {
-                    current!.values[fieldIndex] = String(decoding: buffer, as: UTF8.self)
+                    if textLength > textLimit {
+                        current!.values[fieldIndex] = nil
+                        current!.notes.append(FieldNote(field: schema.names[fieldIndex], kind: .tooLong(bytes: textLength, limit: textLimit)))
+                    } else {
+                        current!.values[fieldIndex] = String(decoding: buffer, as: UTF8.self)
+                    }
                 }
                 capturing = false
                 fieldIndex = -1
             }
             return
         }
-        if capturing {
+        if capturing && textLength <= textLimit {  // an over-long envelope leaf reads as absent
             leaves[path.joined(separator: "/")] = String(decoding: buffer, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         capturing = false
@@ -243,6 +256,7 @@ private final class SAXState {
 
     func text(_ ch: UnsafePointer<xmlChar>, _ count: Int) {
         guard capturing else { return }
-        buffer.append(contentsOf: UnsafeBufferPointer(start: ch, count: count))
+        textLength += count
+        if textLength <= textLimit { buffer.append(contentsOf: UnsafeBufferPointer(start: ch, count: count)) }
     }
 }

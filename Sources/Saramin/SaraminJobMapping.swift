@@ -26,6 +26,7 @@ enum SaraminJobMapping {
     static func map(_ job: WireNode, position: Int) -> SaraminOutcome {
         let title = SaraminText.value(job["position"]?["title"]?.text)
         var notes = Notes(position: position, subject: nil)
+        for (path, flag) in job.flags() { notes.add(flag.diagnostic(location: "job \(position) \(path)")) }
         guard let id = SaraminText.value(job["id"]?.text) else {
             notes.subject = title
             notes.note("missing-value", field: "id", value: job["id"]?.text, "The job has no id, its only key; it is skipped.")
@@ -158,6 +159,8 @@ enum SaraminJobMapping {
             self.position = position
             self.subject = subject
         }
+
+        mutating func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
         mutating func note(_ code: String, field: String?, value: String?, _ message: String) {
             var location = "job \(position)"

@@ -18,6 +18,9 @@ indirect enum WireNode: Sendable {
     case text(String)
     case object([String: WireNode])
     case list([WireNode])
+    /// A value the reader changed or refused (over its length limit: nil; NULs removed: the
+    /// rest), with the note the mapping turns into a diagnostic.
+    case flagged(String?, FieldNote)
 
     /// The key under which an XML element's own text is kept.
     static let textKey = "#text"
@@ -27,7 +30,7 @@ indirect enum WireNode: Sendable {
         switch self {
         case .object(let members): return members[key]
         case .list(let nodes): return nodes.first?[key]
-        case .text: return nil
+        case .text, .flagged: return nil
         }
     }
 
@@ -37,7 +40,28 @@ indirect enum WireNode: Sendable {
         case .text(let value): return value
         case .object(let members): return members[Self.textKey]?.text
         case .list(let nodes): return nodes.first?.text
+        case .flagged(let value, _): return value
         }
+    }
+
+    /// Every note of a flagged value in this node, with the slash path that leads to it
+    /// (`position/title`), in a stable order.
+    func flags(under path: String = "") -> [(path: String, note: FieldNote)] {
+        switch self {
+        case .text: return []
+        case .flagged(_, let note): return [(path.isEmpty ? note.field : path, note)]
+        case .list(let nodes): return nodes.flatMap { $0.flags(under: path) }
+        case .object(let members):
+            return members.keys.sorted().flatMap { key in
+                members[key]!.flags(under: key == Self.textKey ? path : (path.isEmpty ? key : "\(path)/\(key)"))
+            }
+        }
+    }
+
+    /// A text value held to the standard field limit, NULs removed, flagged when changed.
+    static func bounded(_ text: String, field: String) -> WireNode {
+        let (value, note) = JSONPayload.bounded(text, field: field, limit: FieldLimit.standard)
+        return note.map { .flagged(value, $0) } ?? .text(text)
     }
 
     /// The elements of a list, or the node itself.
@@ -47,16 +71,16 @@ indirect enum WireNode: Sendable {
     }
 
     /// A JSON value as a node; nil for `null` and values of no JSON type.
-    static func json(_ value: Any?) -> WireNode? {
+    static func json(_ value: Any?, key: String = "") -> WireNode? {
         switch value {
         case let object as [String: Any]:
             var members: [String: WireNode] = [:]
-            for (key, member) in object { if let node = json(member) { members[key] = node } }
+            for (key, member) in object { if let node = json(member, key: key) { members[key] = node } }
             return .object(members)
         case let array as [Any]:
-            return .list(array.compactMap { json($0) })
+            return .list(array.compactMap { json($0, key: key) })
         default:
-            return JSONPayload.scalar(value).map { .text($0) }
+            return JSONPayload.scalar(value).map { bounded($0, field: key) }
         }
     }
 }
@@ -126,6 +150,8 @@ private final class SaraminXMLBuilder: NSObject, XMLParserDelegate {
         var members: [String: WireNode] = [:]
         var hasChildren = false
         var text = ""
+        /// UTF-8 bytes of text seen; past the field limit they are counted, not kept.
+        var textBytes = 0
     }
 
     let onJob: (WireNode) throws -> Void
@@ -152,19 +178,25 @@ private final class SaraminXMLBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
+        append(string)
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        append(String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    private func append(_ string: String) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+        stack[stack.count - 1].textBytes += string.utf8.count
+        if stack[stack.count - 1].textBytes <= FieldLimit.standard { stack[stack.count - 1].text += string }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         guard let open = stack.popLast() else { return }
         let node: WireNode
-        if open.members.isEmpty && !open.hasChildren {
+        if open.textBytes > FieldLimit.standard {
+            node = .flagged(nil, FieldNote(field: open.name, kind: .tooLong(bytes: open.textBytes, limit: FieldLimit.standard)))
+        } else if open.members.isEmpty && !open.hasChildren {
             node = .text(open.text)
         } else {
             var members = open.members

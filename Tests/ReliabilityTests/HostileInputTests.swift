@@ -109,10 +109,46 @@ import TestSupport
                          + item("Digits", pm10: String(repeating: "9", count: 10_000))  // a 10k-digit number
                          + item("Time", dataTime: String(repeating: "2", count: 10_000)) // a 10k-character time
                          + footer).utf8)
-        }, expect: .survives(rowsAtMost: 2), verify: { (db: URL) throws in
-            #expect(try DatabaseDump.strings(db, "SELECT code FROM diagnostic ORDER BY code") == ["bad-data-time", "unparsable-number"])
+        }, expect: .survives(rowsAtMost: 1), verify: { (db: URL) throws in
+            // Each over-long value (30,000 / 10,000 / 10,000 bytes, limit 4 KiB) is refused with a
+            // diagnostic naming the field and its length; an item without its name or time is skipped.
+            #expect(try DatabaseDump.strings(db, "SELECT location || ' ' || value FROM diagnostic WHERE code = 'field-too-long' ORDER BY id")
+                    == ["item 0 stationName 30000", "item 1 pm10Value 10000", "item 2 dataTime 10000"])
             #expect(try DatabaseDump.integer(db, "SELECT count(*) FROM measurement WHERE station_name = 'Digits' AND pm10 IS NULL") == 1)
-            #expect(try DatabaseDump.integer(db, "SELECT max(length(station_name)) FROM measurement") == 10_000)
+            #expect(try DatabaseDump.integer(db, "SELECT max(length(station_name)) FROM measurement") == 6)
+        }),
+        Case(name: "a text node of \(hugeMB) MB in one field", body: {
+            var data = Data((header + item("Normal")).utf8)
+            data.append(Data("<item><stationName>".utf8))
+            data.append(Data(repeating: UInt8(ascii: "z"), count: hugeMB << 20))
+            data.append(Data("</stationName><dataTime>2024-03-06 15:00</dataTime><pm10Value>30</pm10Value></item>".utf8))
+            data.append(Data(footer.utf8))
+            return data
+        }, expect: .loads(rows: 1, diagnostics: 1), verify: { (db: URL) throws in
+            #expect(try DatabaseDump.strings(db, "SELECT value FROM diagnostic WHERE code = 'field-too-long' AND location = 'item 1 stationName'") == [String(hugeMB << 20)])
+            #expect(try DatabaseDump.integer(db, "SELECT max(length(station_name)) FROM measurement") == 6)
+            #expect(try DatabaseDump.integer(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size") < 4 << 20, "the value reached the database")
+        }),
+        Case(name: "a string of \(hugeMB) MB in one JSON field", body: {
+            var data = Data("{\"response\":{\"header\":{\"resultCode\":\"00\",\"resultMsg\":\"NORMAL_CODE\"},\"body\":{\"totalCount\":2,\"pageNo\":1,\"numOfRows\":10000,\"items\":[".utf8)
+            data.append(Data("{\"stationName\":\"Normal\",\"sidoName\":\"서울\",\"dataTime\":\"2024-03-06 15:00\",\"pm10Value\":\"30\"},".utf8))
+            data.append(Data("{\"stationName\":\"Long\",\"dataTime\":\"2024-03-06 15:00\",\"pm10Value\":\"30\",\"sidoName\":\"".utf8))
+            data.append(Data(repeating: UInt8(ascii: "z"), count: hugeMB << 20))
+            data.append(Data("\"}]}}}".utf8))
+            return data
+        }, expect: .loads(rows: 2, diagnostics: 1), verify: { (db: URL) throws in
+            #expect(try DatabaseDump.strings(db, "SELECT location || ' ' || value FROM diagnostic WHERE code = 'field-too-long'") == ["item 1 sidoName \(hugeMB << 20)"])
+            // The refused province falls back to the one the request asked for.
+            #expect(try DatabaseDump.strings(db, "SELECT sido FROM measurement WHERE station_name = 'Long'") == ["서울"])
+        }),
+        Case(name: "NUL and lone surrogate escapes in JSON strings", body: {
+            Data(("{\"response\":{\"header\":{\"resultCode\":\"00\",\"resultMsg\":\"NORMAL_CODE\"},\"body\":{\"totalCount\":2,\"pageNo\":1,\"numOfRows\":10000,\"items\":["
+                  + "{\"stationName\":\"N\\u0000UL\",\"dataTime\":\"2024-03-06 15:00\",\"pm10Value\":\"30\"},"
+                  + "{\"stationName\":\"S\\ud800X\",\"dataTime\":\"2024-03-06 15:00\",\"pm10Value\":\"31\"}]}}}").utf8)
+        }, expect: .loads(rows: 2, diagnostics: 2), verify: { (db: URL) throws in
+            #expect(try DatabaseDump.strings(db, "SELECT station_name FROM measurement ORDER BY pm10") == ["NUL", "S\u{FFFD}X"])
+            #expect(try DatabaseDump.strings(db, "SELECT code || ' ' || location FROM diagnostic WHERE code IN ('nul-removed', 'lone-surrogate') ORDER BY id")
+                    == ["nul-removed item 0 stationName", "lone-surrogate item 1 stationName"])
         }),
         Case(name: "numbers out of range, negative or not numbers", body: {
             let values = ["-5", "-0.1", "1e309", "99999999", "NaN", "inf", "0x10", "１２", "3.4.5", " 40 ", "1e-400"]
