@@ -47,9 +47,10 @@ public struct BreakpointRow: Hashable, Sendable {
 /// the period it was in force.
 ///
 /// The concentration is first truncated (toward zero) to a whole number of the table's unit
-/// (`1 / unitsPerWhole` of the pollutant's unit). The formula is then evaluated exactly in
-/// integers and rounded to the nearest whole index, halves upward, so no binary floating-point
-/// error can move a result across a rounding edge. Concentrations above the top row give
+/// (`1 / unitsPerWhole` of the pollutant's unit) by `TableTruncation`, which also sets the rule
+/// for NaN, infinite and negative input. The formula is then evaluated exactly in integers and
+/// rounded to the nearest whole index, halves upward, so no binary floating-point error can
+/// move a result across a rounding edge. Concentrations above the top row, +∞ included, give
 /// `.beyondScale`.
 public struct BreakpointTable: Hashable, Sendable {
     /// A short name for messages and diagnostics, e.g. `EPA AQI PM2.5 (2024)`.
@@ -96,24 +97,29 @@ public struct BreakpointTable: Hashable, Sendable {
     /// The size of one truncation unit, in the pollutant's unit (e.g. 0.1).
     public var truncationStep: Double { 1 / Double(unitsPerWhole) }
 
-    /// `concentration` truncated to whole truncation units; nil for a negative or non-finite
-    /// value, and nil above the top breakpoint (see `index(_:)`).
+    /// `concentration` truncated to whole truncation units (`TableTruncation`); nil for NaN and
+    /// negative values, and nil above the top breakpoint, +∞ included (see `index(_:)`).
     ///
-    /// A tolerance of 10⁻⁶ unit absorbs binary representation error, so `0.031` ppm is 31
+    /// The truncation allowance absorbs binary representation error, so `0.031` ppm is 31
     /// thousandths rather than 30.
     public func truncatedUnits(_ concentration: Double) -> Int? {
-        guard concentration.isFinite, concentration >= 0 else { return nil }
-        let scaled = concentration * Double(unitsPerWhole) + 1e-6
-        guard scaled < Double(rows.last!.concentrationHigh + 1) else { return nil }
-        return Int(scaled.rounded(.down))
+        guard case .units(let units) = truncate(concentration) else { return nil }
+        return units
     }
 
     /// The index for `concentration` (in the pollutant's unit): nil when negative or not a
-    /// number, `.beyondScale` above the top breakpoint, `.index` otherwise.
+    /// number, `.beyondScale` above the top breakpoint (+∞ included), `.index` otherwise.
     public func index(_ concentration: Double) -> IndexResult? {
-        guard !concentration.isNaN, concentration >= 0 else { return nil }
-        guard let units = truncatedUnits(concentration) else { return .beyondScale }
-        return index(units: units)
+        switch truncate(concentration) {
+        case nil: nil
+        case .atOrAboveCap: .beyondScale
+        case .units(let units): index(units: units)
+        }
+    }
+
+    /// `concentration` under `TableTruncation`, capped one unit above the top breakpoint.
+    private func truncate(_ concentration: Double) -> TruncatedValue? {
+        TableTruncation.truncate(concentration, unitsPerWhole: unitsPerWhole, cap: rows.last!.concentrationHigh + 1)
     }
 
     /// The index for a concentration already expressed in whole truncation units: nil when

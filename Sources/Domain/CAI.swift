@@ -16,7 +16,7 @@ import Foundation
 /// | SO2 1 h, ppm | 0–0.020 | 0.021–0.050 | 0.051–0.150 | 0.151–1.0 |
 ///
 /// Concentrations are truncated to the precision of the breakpoints (whole µg/m³; 0.001 ppm;
-/// 0.01 ppm for CO), the sub-index is rounded to the nearest whole number, and a value above the
+/// 0.01 ppm for CO) under `TableTruncation`, the sub-index is rounded to the nearest whole number, and a value above the
 /// top breakpoint is `.beyondScale`, not extrapolated. PM inputs are AirKorea's 24-h predicted
 /// moving concentrations (`pm10Value24`, `pm25Value24`); gases are 1-h values.
 ///
@@ -58,7 +58,7 @@ public enum KoreanCAI {
     }
 
     /// The sub-index of `concentration` (µg/m³ for PM, ppm for gases): nil when negative or not
-    /// a number, `.beyondScale` above the top breakpoint.
+    /// a number, `.beyondScale` above the top breakpoint (+∞ included).
     public static func subIndex(_ pollutant: Pollutant, _ concentration: Double) -> IndexResult? {
         table(for: pollutant).index(concentration)
     }
@@ -83,11 +83,14 @@ public enum KoreanCAI {
         }
     }
 
-    /// The grade of a published CAI (`khaiValue`), truncated to a whole number first; nil when
-    /// negative or not finite.
+    /// The grade of a published CAI (`khaiValue`), truncated to a whole number first
+    /// (`TableTruncation`); nil when negative or not a number, 매우나쁨 for +∞.
     public static func grade(khai: Double) -> AirKoreaGrade? {
-        guard khai.isFinite, khai >= 0 else { return nil }
-        return khai >= 251 ? .veryBad : grade(index: Int(khai.rounded(.down)))
+        switch TableTruncation.truncate(khai, cap: 251) {
+        case nil: nil
+        case .atOrAboveCap: .veryBad
+        case .units(let index): grade(index: index)
+        }
     }
 
     /// Pollutants AirKorea requires for an overall CAI (DOMAIN.md §6.3: PM10, PM2.5, NO2, O3).

@@ -62,7 +62,7 @@ public enum EPAAQI {
     }
 
     /// The AQI of a 24-h `kind` mean for the day `date`: nil when negative or not a number,
-    /// `.beyondScale` above the top breakpoint.
+    /// `.beyondScale` above the top breakpoint (+∞ included).
     public static func index(_ kind: DustKind, microgramsPerCubicMetre c: MicrogramsPerCubicMetre,
                              on date: LocalDate) -> IndexResult? {
         table(for: kind, on: date).index(c)

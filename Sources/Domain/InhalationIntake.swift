@@ -8,7 +8,8 @@ import Foundation
 /// `LegacyIntakeModel` (the original app, kept for regression fixtures).
 public protocol WalkingIntakeModel: Sendable {
     /// µg inhaled while covering `distanceMetres` within one hour at `concentration` µg/m³;
-    /// nil when an input is negative or not finite.
+    /// nil when an input is negative or not finite, or the amount would not be finite. An amount
+    /// has no top class, so +∞ gives no value rather than a cap (see `TableTruncation`).
     func intakeMicrograms(concentration: MicrogramsPerCubicMetre, distanceMetres: Metres) -> Micrograms?
 
     /// True when `distanceMetres` gives zero intake whatever the concentration, so an hour with
@@ -21,7 +22,8 @@ extension WalkingIntakeModel {
     public func intakeIsZeroAtAnyConcentration(distanceMetres: Metres) -> Bool { distanceMetres == 0 }
 }
 
-/// Inhaled mass in µg: `C (µg/m³) × IR (m³/h) × t (h)`. No rounding.
+/// Inhaled mass in µg: `C (µg/m³) × IR (m³/h) × t (h)`. No rounding and no checks: the models
+/// validate their inputs before calling it.
 public func inhaledMicrograms(concentration: MicrogramsPerCubicMetre, rate: CubicMetresPerHour, hours: Hours) -> Micrograms {
     concentration * rate * hours
 }
@@ -108,10 +110,12 @@ public struct InhalationIntakeModel: WalkingIntakeModel, Hashable, Codable {
         return min(1, distanceMetres / (walkingSpeed * 1000))
     }
 
-    /// µg inhaled while walking `distanceMetres` within one hour at `concentration` µg/m³.
+    /// µg inhaled while walking `distanceMetres` within one hour at `concentration` µg/m³; nil
+    /// when an input is negative or not finite, or the product overflows to +∞.
     public func intakeMicrograms(concentration: MicrogramsPerCubicMetre, distanceMetres: Metres) -> Micrograms? {
         guard concentration.isFinite, concentration >= 0, walkingRate.isFinite, walkingRate >= 0,
               let hours = walkingHours(distanceMetres: distanceMetres) else { return nil }
-        return inhaledMicrograms(concentration: concentration, rate: walkingRate, hours: hours)
+        let micrograms = inhaledMicrograms(concentration: concentration, rate: walkingRate, hours: hours)
+        return micrograms.isFinite ? micrograms : nil
     }
 }

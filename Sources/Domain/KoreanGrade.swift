@@ -5,7 +5,10 @@ import Foundation
 ///
 /// Bands are inclusive ranges of whole µg/m³. A concentration is truncated toward zero to a
 /// whole µg/m³ before grading, as AirKorea publishes whole numbers and CAI implementations
-/// truncate (DOMAIN.md §6.1): 15.9 µg/m³ of PM2.5 grades as 15, 좋음.
+/// truncate (DOMAIN.md §6.1): 15.9 µg/m³ of PM2.5 grades as 15, 좋음. Truncation and invalid
+/// input follow `TableTruncation`, as for the CAI: a value a few ULPs below a whole number
+/// (`10.1 + 10.2 + 10.7`) counts as that number, NaN and negative values are not graded, and
+/// +∞ is 매우나쁨.
 public struct KoreanGradeTable: Hashable, Sendable {
     /// The particulate fraction the bands apply to.
     public let kind: DustKind
@@ -37,16 +40,18 @@ public struct KoreanGradeTable: Hashable, Sendable {
         return true
     }
 
-    /// The grade of `microgramsPerCubicMetre` after truncation to whole µg/m³; nil when the value
-    /// is negative or not finite.
+    /// The grade of `microgramsPerCubicMetre` after truncation to whole µg/m³
+    /// (`TableTruncation`); nil when the value is negative or not a number, 매우나쁨 for +∞.
     public func grade(microgramsPerCubicMetre c: MicrogramsPerCubicMetre) -> AirKoreaGrade? {
-        guard c.isFinite, c >= 0 else { return nil }
-        // Compare the truncated value; a value ≥ badMax + 1 is 매우나쁨 whatever its size.
-        if c >= Double(badMax + 1) { return .veryBad }
-        let whole = Int(c.rounded(.down))
-        if whole <= goodMax { return .good }
-        if whole <= moderateMax { return .moderate }
-        return .bad
+        // Every value from badMax + 1 upward is 매우나쁨, so that is the cap.
+        switch TableTruncation.truncate(c, cap: badMax + 1) {
+        case nil: return nil
+        case .atOrAboveCap: return .veryBad
+        case .units(let whole):
+            if whole <= goodMax { return .good }
+            if whole <= moderateMax { return .moderate }
+            return .bad
+        }
     }
 }
 
@@ -101,7 +106,8 @@ public enum KoreanGrading {
         tables.first { $0.kind == kind && $0.isInForce(on: date) }!
     }
 
-    /// The grade of a `kind` concentration measured on `date`; nil when negative or not finite.
+    /// The grade of a `kind` concentration measured on `date`; nil when negative or not a
+    /// number, 매우나쁨 for +∞.
     public static func grade(_ kind: DustKind, microgramsPerCubicMetre c: MicrogramsPerCubicMetre,
                              on date: LocalDate, averaging: GradeAveraging = .twentyFourHour) -> AirKoreaGrade? {
         table(for: kind, on: date).grade(microgramsPerCubicMetre: c)

@@ -33,6 +33,8 @@ public enum WHOLevel: Int, CaseIterable, Hashable, Sendable, Codable, Comparable
 /// | PM10 | 24-h | 150 | 100 | 75 | 50 | 45 |
 ///
 /// A level is *exceeded* when the concentration is strictly above it; no truncation is applied.
+/// Invalid input follows the module's rule (`TableTruncation`): NaN and negative values are not
+/// assessed, and +∞ exceeds every level.
 /// One 24-h mean above the 24-h AQG is an exceedance day, not by itself a breach of the
 /// guideline, which allows 3–4 such days a year.
 public enum WHOGuideline2021 {
@@ -47,10 +49,11 @@ public enum WHOGuideline2021 {
         return row[level.rawValue - 1]
     }
 
-    /// How `microgramsPerCubicMetre` compares with every level; nil when negative or not finite.
+    /// How `microgramsPerCubicMetre` compares with every level; nil when negative or not a
+    /// number (+∞ exceeds every level).
     public static func assess(_ kind: DustKind, _ period: WHOAveragingPeriod,
                               microgramsPerCubicMetre c: MicrogramsPerCubicMetre) -> WHOAssessment? {
-        guard c.isFinite, c >= 0 else { return nil }
+        guard !c.isNaN, c >= 0 else { return nil }
         let exceeded = WHOLevel.allCases.filter { c > limit(kind, period, $0) }
         return WHOAssessment(kind: kind, period: period, concentration: c, exceededLevels: exceeded)
     }

@@ -75,6 +75,72 @@ struct BreakpointTableTests {
         }
     }
 
+    /// Halves round up: the CAI PM2.5 row 76–500 → 251–500 gives 249/424 × (288 − 76) + 251
+    /// = 375.5 at 288 µg/m³, so 376.
+    @Test("CAI PM2.5 half case: everything that truncates to 288 µg/m³ is 376 (375.5 rounded up)")
+    func caiHalfCase() {
+        #expect(KoreanCAI.subIndex(.pm25, 288) == .index(376))
+        #expect(KoreanCAI.subIndex(.pm25, 288.0.nextDown) == .index(376)) // within the allowance
+        #expect(KoreanCAI.subIndex(.pm25, 10.1 + 10.2 + 267.7) == .index(376))
+        #expect(KoreanCAI.subIndex(.pm25, 287.99) == .index(375))
+        seededPropertyCheck(count: 1_000, input: Gen.double(in: 0..<1)) { fraction in
+            #expect(KoreanCAI.subIndex(.pm25, 288 + fraction) == .index(376), "\(288 + fraction)")
+        }
+    }
+
+    /// Exhaustive over every truncation unit: where the unrounded formula ends in exactly .5
+    /// the index is rounded up, never to even or down.
+    @Test("halves round up in every table", arguments: allBreakpointTables)
+    func halvesRoundUp(table: BreakpointTable) {
+        var halves = 0
+        for units in 0...table.rows.last!.concentrationHigh {
+            let row = table.rows.first { units <= $0.concentrationHigh }!
+            let numerator = (row.indexHigh - row.indexLow) * (units - row.concentrationLow)
+            let width = row.concentrationHigh - row.concentrationLow
+            guard (2 * numerator) % width == 0, (2 * numerator / width) % 2 == 1 else { continue }
+            halves += 1
+            #expect(table.index(units: units) == .index(row.indexLow + numerator / width + 1), "\(table.name) \(units)")
+        }
+        if table == KoreanCAI.pm25 { #expect(halves > 0) }
+    }
+
+    @Test("the shared truncation rule: allowance, invalid input and the cap")
+    func sharedTruncation() {
+        #expect(TableTruncation.allowance == 1e-6)
+        #expect(TableTruncation.truncate(0.031, unitsPerWhole: 1000, cap: 601) == .units(31))
+        #expect(TableTruncation.truncate(10.1 + 10.2 + 10.7, cap: 151) == .units(31))
+        #expect(TableTruncation.truncate(16.0.nextDown, cap: 76) == .units(16))
+        #expect(TableTruncation.truncate(16 - 2e-6, cap: 76) == .units(15)) // beyond the allowance
+        #expect(TableTruncation.truncate(15.999, cap: 76) == .units(15))
+        #expect(TableTruncation.truncate(0, cap: 76) == .units(0))
+        #expect(TableTruncation.truncate(-0.0, cap: 76) == .units(0))
+        #expect(TableTruncation.truncate(76.0.nextDown, cap: 76) == .atOrAboveCap)
+        #expect(TableTruncation.truncate(76, cap: 76) == .atOrAboveCap)
+        #expect(TableTruncation.truncate(.greatestFiniteMagnitude, unitsPerWhole: 1000, cap: 601) == .atOrAboveCap)
+        #expect(TableTruncation.truncate(.infinity, cap: 76) == .atOrAboveCap)
+        #expect(TableTruncation.truncate(.nan, cap: 76) == nil)
+        #expect(TableTruncation.truncate(-Double.infinity, cap: 76) == nil)
+        #expect(TableTruncation.truncate(-1e-12, cap: 76) == nil)
+    }
+
+    /// A whole number of units, or one a few ULPs below it (binary error), truncates to that
+    /// number; anything from 10⁻⁵ unit above it to 10⁻⁵ below the next truncates to it as well.
+    @Test("truncation: a few ULPs below a whole unit is that unit; a real fraction is dropped")
+    func truncationProperty() {
+        let input = zip(Gen.int(in: 0...999_999), Gen.int(in: 0...64), Gen.double(in: 1e-5...(1 - 1e-5)),
+                        Gen.int(in: 0...3))
+        seededPropertyCheck(count: 3_000, input: input) { units, ulps, fraction, power in
+            let unitsPerWhole = [1, 10, 100, 1000][power]
+            var value = Double(units) / Double(unitsPerWhole)
+            for _ in 0..<ulps { value = value.nextDown }
+            #expect(TableTruncation.truncate(value, unitsPerWhole: unitsPerWhole, cap: 1_000_000) == .units(units),
+                    "\(value) × \(unitsPerWhole)")
+            let inside = (Double(units) + fraction) / Double(unitsPerWhole)
+            #expect(TableTruncation.truncate(inside, unitsPerWhole: unitsPerWhole, cap: 1_000_000) == .units(units),
+                    "\(inside) × \(unitsPerWhole)")
+        }
+    }
+
     @Test("truncation tolerates binary representation: 0.031 ppm is 31 thousandths")
     func truncationTolerance() {
         #expect(KoreanCAI.o3.truncatedUnits(0.031) == 31)

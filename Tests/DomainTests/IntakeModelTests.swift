@@ -41,7 +41,8 @@ struct IntakeModelTests {
     func appConstantReading() throws {
         let appLike = InhalationIntakeModel(rates: InhalationRates(sedentary: 0.25, light: 0.72, moderate: 1.8, high: 3.0))
         let inhaled = try #require(appLike.intakeMicrograms(concentration: 100, distanceMetres: 5_000))
-        #expect(abs(inhaled - Double(LegacyIntake.exactMicrograms(dust: 100, distanceMetres: 5_000))) < 1e-9)
+        let legacy = try #require(LegacyIntake.exactMicrograms(dust: 100, distanceMetres: 5_000))
+        #expect(abs(inhaled - Double(legacy)) < 1e-9)
     }
 
     @Test("zero concentration inhales nothing")
@@ -116,8 +117,8 @@ struct IntakeModelTests {
         var traps = 0, trapsWithIndoorRule = 0, otherDifferences = 0
         for dust in 0...300 {
             for distance in stride(from: 0, through: 20_000, by: 50) {
-                let exact = LegacyIntake.exactMicrograms(dust: dust, distanceMetres: distance)
-                let app = LegacyIntake.appMicrograms(dust: dust, distanceMetres: distance)
+                let exact = LegacyIntake.exactMicrograms(dust: dust, distanceMetres: distance)!
+                let app = LegacyIntake.appMicrograms(dust: dust, distanceMetres: distance)!
                 if app == exact - 1 { traps += 1 } else if app != exact { otherDifferences += 1 }
                 if LegacyIntake.hourlyMicrograms(dust: dust, distanceMetres: distance, arithmetic: .appFloatingPoint)
                     != LegacyIntake.hourlyMicrograms(dust: dust, distanceMetres: distance, arithmetic: .exactInteger) {
@@ -129,6 +130,59 @@ struct IntakeModelTests {
         #expect(otherDifferences == 0)
         // The indoor rule zeroes distances below 500 m, removing the 7 traps there.
         #expect(trapsWithIndoorRule == 627)
+    }
+
+    @Test("legacy formulas: a negative input gives no amount, not one rounded toward zero")
+    func legacyNegative() {
+        #expect(LegacyIntake.exactMicrograms(dust: -50, distanceMetres: 1_000) == nil)
+        #expect(LegacyIntake.appMicrograms(dust: -50, distanceMetres: 1_000) == nil)
+        #expect(LegacyIntake.exactMicrograms(dust: 50, distanceMetres: -1_000) == nil)
+        #expect(LegacyIntake.appMicrograms(dust: 50, distanceMetres: -1_000) == nil)
+        for arithmetic in LegacyArithmetic.allCases {
+            #expect(LegacyIntake.hourlyMicrograms(dust: -50, distanceMetres: 1_000, arithmetic: arithmetic) == nil)
+            // Without the guard the indoor rule turned a negative distance into 0 µg.
+            #expect(LegacyIntake.hourlyMicrograms(dust: 50, distanceMetres: -1_000, arithmetic: arithmetic) == nil)
+        }
+        #expect(LegacyIntake.outdoorDistance(metres: -1) == nil)
+    }
+
+    @Test("legacy formulas: a product too large for Int gives no amount instead of trapping")
+    func legacyOverflow() {
+        #expect(LegacyIntake.exactMicrograms(dust: Int.max / 2, distanceMetres: 3) == nil)
+        #expect(LegacyIntake.appMicrograms(dust: Int.max / 2, distanceMetres: 3) == nil)
+        #expect(LegacyIntake.exactMicrograms(dust: 1 << 31, distanceMetres: 1 << 31) == nil) // d·x fits, ·36 does not
+        for arithmetic in LegacyArithmetic.allCases {
+            #expect(LegacyIntake.hourlyMicrograms(dust: Int.max, distanceMetres: Int.max, arithmetic: arithmetic) == nil)
+        }
+    }
+
+    @Test("legacy formulas: defined on the whole accepted range, nil just outside it")
+    func legacyRangeEdges() {
+        let maxDust = LegacyIntake.validDust.upperBound - 1, maxDistance = LegacyIntake.validDistanceMetres.upperBound - 1
+        #expect(LegacyIntake.exactMicrograms(dust: maxDust, distanceMetres: maxDistance) == maxDust * maxDistance * 36 / 100_000)
+        #expect(LegacyIntake.appMicrograms(dust: maxDust, distanceMetres: maxDistance) != nil)
+        #expect(LegacyIntake.exactMicrograms(dust: maxDust + 1, distanceMetres: 1_000) == nil)
+        #expect(LegacyIntake.exactMicrograms(dust: 50, distanceMetres: maxDistance + 1) == nil)
+        #expect(LegacyIntake.outdoorDistance(metres: maxDistance + 1) == nil)
+        #expect(LegacyIntake.exactMicrograms(dust: 0, distanceMetres: 0) == 0)
+        #expect(LegacyIntakeModel().intakeMicrograms(concentration: Double(maxDust) + 0.9, distanceMetres: 1_000) != nil)
+        #expect(LegacyIntakeModel().intakeMicrograms(concentration: Double(maxDust + 1), distanceMetres: 1_000) == nil)
+    }
+
+    @Test("legacy formulas: the app's float result is the exact one or one below, on every accepted input")
+    func legacyProperty() throws {
+        let input = zip(Gen.int(in: LegacyIntake.validDust), Gen.int(in: LegacyIntake.validDistanceMetres),
+                        Gen.int(in: -1_000_000...(-1)), Gen<LegacyArithmetic>.case)
+        try seededPropertyCheck(count: 2_000, input: input) { dust, distance, negative, arithmetic in
+            let exact = try #require(LegacyIntake.exactMicrograms(dust: dust, distanceMetres: distance))
+            let app = try #require(LegacyIntake.appMicrograms(dust: dust, distanceMetres: distance))
+            #expect(app == exact || app == exact - 1)
+            let model = LegacyIntakeModel(arithmetic: arithmetic)
+            #expect(model.intakeMicrograms(concentration: Double(dust), distanceMetres: Double(distance))
+                    == LegacyIntake.hourlyMicrograms(dust: dust, distanceMetres: distance, arithmetic: arithmetic).map(Double.init))
+            #expect(LegacyIntake.hourlyMicrograms(dust: negative, distanceMetres: distance, arithmetic: arithmetic) == nil)
+            #expect(LegacyIntake.hourlyMicrograms(dust: dust, distanceMetres: negative, arithmetic: arithmetic) == nil)
+        }
     }
 
     @Test("the 500 m indoor rule: below 500 m an hour counts as 0 m")

@@ -52,6 +52,40 @@ struct KoreanGradeTests {
         #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 40, on: after, averaging: .oneHour) == .bad)
     }
 
+    @Test("truncation allows for binary rounding, as the CAI and AQI tables do")
+    func binaryRounding() {
+        let sum = 10.1 + 10.2 + 10.7 // 30.999999999999996 in binary
+        #expect(sum < 31)
+        #expect(KoreanGrading.grade(.pm10, microgramsPerCubicMetre: sum, on: after) == .moderate)
+        #expect(KoreanGrading.grade(.pm10, microgramsPerCubicMetre: 31, on: after) == .moderate)
+        #expect(KoreanCAI.grade(KoreanCAI.subIndex(.pm10, sum)!) == .moderate)
+        #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 16.0.nextDown, on: after) == .moderate)
+        #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 36.0.nextDown, on: after) == .bad)
+        #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 76.0.nextDown, on: after) == .veryBad)
+        #expect(KoreanGrading.grade(.pm10, microgramsPerCubicMetre: 151.0.nextDown, on: after) == .veryBad)
+        // Published values with a real fractional part are still truncated.
+        #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 15.999, on: after) == .good)
+    }
+
+    /// Since 2018-03-27 the Korean bands and the CAI's PM bands share their edges, so a
+    /// concentration and its CAI sub-index always fall in the same grade. The concentrations
+    /// are sums of three one-decimal readings that add up, in decimal, to a band's lowest value
+    /// or to a whole number near it, as a sum or mean of published values does; many land a
+    /// few ULPs below that number in binary.
+    @Test("at every band edge, the Korean grade of a concentration equals the grade of its CAI sub-index")
+    func agreesWithCAI() {
+        let input = zip(Gen<DustKind>.case, Gen.int(in: 0...2), Gen.int(in: -1...1), Gen.int(in: 0...1_000), Gen.int(in: 0...1_000))
+        seededPropertyCheck(count: 2_000, input: input) { kind, band, offset, a, b in
+            let table = KoreanGrading.table(for: kind, on: after)
+            let whole = [table.goodMax, table.moderateMax, table.badMax][band] + 1 + offset
+            let tenths = whole * 10, first = min(a, tenths), second = min(b, tenths - first)
+            let c = Double(first) / 10 + Double(second) / 10 + Double(tenths - first - second) / 10
+            let grade = KoreanGrading.grade(kind, microgramsPerCubicMetre: c, on: after)
+            #expect(grade == KoreanGrading.grade(kind, microgramsPerCubicMetre: Double(whole), on: after), "\(c)")
+            #expect(grade == KoreanCAI.grade(KoreanCAI.subIndex(kind.pollutant, c)!), "\(c)")
+        }
+    }
+
     @Test("grades are monotone in concentration, on any date")
     func monotone() {
         let input = zip(Gen.double(in: 0...400), Gen.double(in: 0...400), Gen.int(in: 15_000...21_000), Gen<DustKind>.case)
