@@ -383,7 +383,7 @@ _feedline_query() {
     repeating_flags=()
     non_repeating_flags=(--list --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--file --saved --format --max-width --queries-dir --db --log-level)
+    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout --db --log-level)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -406,6 +406,9 @@ _feedline_query() {
     '--queries-dir')
         return
         ;;
+    '--timeout')
+        return
+        ;;
     '--db')
         return
         ;;
@@ -417,7 +420,7 @@ _feedline_query() {
 
 _feedline_report() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--force --mkdir --version -h --help)
     repeating_options=()
     non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level)
     __feedline_offer_flags_options 0

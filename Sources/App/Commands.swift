@@ -25,6 +25,12 @@ public struct FeedlineCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the process's arguments (see `QueryCommand.arguments(_:)` for SQL that starts
+    /// with `--`) and runs the command.
+    public static func main() async {
+        await main(QueryCommand.arguments(Array(CommandLine.arguments.dropFirst())))
+    }
 }
 
 /// Options every command shares.

@@ -87,6 +87,8 @@ public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
         case missingParameter(String)
         /// SQLite rejected or failed the statement (syntax, unknown table…).
         case sqlite
+        /// The statement ran longer than its time limit and was stopped.
+        case timedOut
     }
 
     public let kind: Kind
@@ -174,12 +176,16 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
     }
 
     /// Runs one read-only statement with named parameters, streaming: `columns` is called once
-    /// with the column names, then `row` once per row (values in column order).
+    /// with the column names, then `row` once per row (values in column order), as SQLite steps.
     ///
     /// Refuses, without running it, anything that is not exactly one statement, that SQLite says
     /// would write (`sqlite3_stmt_readonly`), that attaches or detaches a database, or that sets a
     /// pragma. A `:name` with no value in `parameters` is an error naming it.
-    public func run(sql: String, parameters: [String: SQLValue] = [:],
+    ///
+    /// `timeout` (seconds; nil or 0: none) bounds the time SQLite spends computing rows: a
+    /// progress handler stops the statement once the steps together have taken longer, and the
+    /// error is `.timedOut`. Time spent in `row` (writing output to a slow reader) does not count.
+    public func run(sql: String, parameters: [String: SQLValue] = [:], timeout: TimeInterval? = nil,
                     columns: ([String]) throws -> Void, row: ([SQLValue]) throws -> Void) throws {
         try read { db in
             let (statement, names) = try Self.prepareOne(db, sql: sql)
@@ -187,17 +193,33 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
                 throw ReadOnlyQueryError(.missingParameter(missing), "The query uses :\(missing) but no value was given; pass --param \(missing)=VALUE.")
             }
             let arguments = StatementArguments(Dictionary(uniqueKeysWithValues: names.map { ($0, parameters[$0]!.databaseValue) }))
+            let budget = timeout.flatMap { $0 > 0 && $0.isFinite ? StepBudget(seconds: $0) : nil }
+            if let budget { budget.install(on: db.sqliteConnection) }
+            defer { if let budget { StepBudget.remove(from: db.sqliteConnection); withExtendedLifetime(budget) {} } }
             do {
                 try statement.setArguments(arguments)
                 try columns(statement.columnNames)
                 let cursor = try Row.fetchCursor(statement)
-                while let r = try cursor.next() {
+                while true {
+                    budget?.beginStep()
+                    let next = try cursor.next()
+                    budget?.endStep()
+                    guard let r = next else { break }
                     try row(r.databaseValues.map(SQLValue.init))
                 }
             } catch let error as DatabaseError {
+                if let budget, budget.expired {
+                    throw ReadOnlyQueryError(.timedOut, "The query stopped after \(Self.seconds(budget.seconds)) (--timeout); "
+                                             + "give a larger --timeout, or --timeout 0 for no limit.")
+                }
                 throw ReadOnlyQueryError(.sqlite, Self.describe(error))
             }
         }
+    }
+
+    /// `60 s`, `1.5 s`.
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() && value < 1e15 ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Runs one read-only statement and returns every row (for small results).
@@ -307,6 +329,55 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
 }
 
 // MARK: - Helpers
+
+/// The time a statement may spend inside `sqlite3_step`, enforced by a SQLite progress handler
+/// that interrupts the statement once the steps together have taken longer than `seconds`.
+final class StepBudget {
+    let seconds: TimeInterval
+    private let limit: UInt64
+    /// Nanoseconds spent in finished steps.
+    private var spent: UInt64 = 0
+    /// When the current step began; nil between steps.
+    private var stepStart: UInt64?
+    /// True once the handler has interrupted the statement.
+    private(set) var expired = false
+
+    /// SQLite virtual-machine instructions between two clock readings.
+    static let instructionsPerCheck: Int32 = 10_000
+
+    init(seconds: TimeInterval) {
+        self.seconds = seconds
+        self.limit = UInt64(min(seconds, 1e9) * 1e9)
+    }
+
+    func beginStep() { stepStart = Self.now() }
+
+    func endStep() {
+        if let start = stepStart { spent += Self.now() &- start }
+        stepStart = nil
+    }
+
+    /// True when the running step has used up the budget (called by the progress handler).
+    func isOver() -> Bool {
+        guard let start = stepStart else { return false }
+        if spent + (Self.now() &- start) > limit { expired = true }
+        return expired
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Installs the progress handler on `connection`; the budget must outlive it (see `remove`).
+    func install(on connection: OpaquePointer?) {
+        sqlite3_progress_handler(connection, Self.instructionsPerCheck, { context in
+            guard let context else { return 0 }
+            return Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue().isOver() ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    static func remove(from connection: OpaquePointer?) {
+        sqlite3_progress_handler(connection, 0, nil, nil)
+    }
+}
 
 extension Statement {
     /// The statement's parameter names without their `:`/`@`/`$` prefix, one per parameter

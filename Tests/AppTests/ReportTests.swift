@@ -177,7 +177,7 @@ import TestSupport
         try addPosting(env.database)
 
         let status = env.feedline.report(ReportRequest(subject: .station("종로구"), from: LocalDate(iso: "2023-05-13"), to: LocalDate(iso: "2023-05-21"),
-                                                       output: "out/jongno.html"), paths: env.paths())
+                                                       output: "out/jongno.html", makeDirectories: true), paths: env.paths())
         #expect(status == .success, "\(env.err.text)")
         let file = env.dir.path("out/jongno.html")
         let html = try String(contentsOf: file, encoding: .utf8)

@@ -11,6 +11,10 @@ struct QueryCommand: AsyncParsableCommand {
         discussion: """
         The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a consistent snapshot and can run while a load is writing (WAL): they never block it.
 
+        Limits: SQLite may spend at most --timeout seconds (default 60; 0 for no limit) computing the rows; time spent waiting for the output to be read does not count. A query stopped by the timeout exits 75. CSV, JSON and NDJSON rows are written as they are read, so any number of rows streams in bounded memory; the table needs every width first, so it shows the first \(TableWriter.rowLimit) rows and then says how many more there were.
+
+        SQL that begins with a comment (`-- …`) is taken as SQL. `-` (or --file -) reads the SQL from standard input; after `--` every word is SQL, never an option.
+
         Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults. Views: measurement_latest, measurement_daily, measurement_monthly, province_daily, province_monthly, exceedance_daily, station_freshness, run_history, run_latest.
 
         Examples:
@@ -21,15 +25,17 @@ struct QueryCommand: AsyncParsableCommand {
           feedline query stale-stations --param hours=6
           feedline query --file my.sql --format ndjson > rows.ndjson
           feedline query --list
+          feedline query - --format csv < report.sql
+          feedline query --timeout 0 "select count(*) from measurement"
         """)
 
-    @Argument(help: ArgumentHelp("SQL to run, or the name of a saved query.", valueName: "sql"))
+    @Argument(help: ArgumentHelp("SQL to run, the name of a saved query, or - to read the SQL from standard input.", valueName: "sql"))
     var sql: String?
 
-    @Option(help: ArgumentHelp("Read the SQL from a file.", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the SQL from a file (- for standard input).", valueName: "path"))
     var file: String?
 
-    @Option(help: ArgumentHelp("Run a saved query, Data/queries/NAME.sql.", valueName: "name"))
+    @Option(help: ArgumentHelp("Run a saved query, Data/queries/NAME.sql (a plain name: letters, digits, - and _).", valueName: "name"))
     var saved: String?
 
     @Flag(help: "List the saved queries with their parameters.")
@@ -47,6 +53,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Directory of saved queries (default Data/queries).", valueName: "dir"))
     var queriesDir: String?
 
+    @Option(help: ArgumentHelp("Seconds SQLite may spend computing the rows before the query is stopped (0: no limit).", valueName: "seconds"))
+    var timeout: Double = QueryRequest.defaultTimeout
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -63,6 +72,7 @@ struct QueryCommand: AsyncParsableCommand {
             throw ValidationError("--param expects name=value, got '\(p)'.")
         }
         guard maxWidth >= 2 else { throw ValidationError("--max-width must be at least 2.") }
+        guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 (no limit) or a number of seconds above 0.") }
     }
 
     func run() async throws {
@@ -71,11 +81,39 @@ struct QueryCommand: AsyncParsableCommand {
         let feedline = Feedline(environment: env)
         let directory = QueryRequest.savedQueriesDirectory(env, override: queriesDir)
         if list { try finish(feedline.listSavedQueries(directory: directory)); return }
-        let source: QueryRequest.Source = if let file { .file(file) } else if let saved { .saved(saved) } else { .text(sql ?? "") }
+        let source: QueryRequest.Source
+        if sql == "-" || file == "-" {
+            guard let text = String(data: FileHandle.standardInput.readDataToEndOfFile(), encoding: .utf8) else {
+                env.errorOutput("error: the SQL on standard input is not UTF-8 text.")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            source = .sql(text)
+        } else if let file {
+            source = .file(file)
+        } else if let saved {
+            source = .saved(saved)
+        } else {
+            source = .text(sql ?? "")
+        }
         let request = QueryRequest(source: source, format: QueryOutputFormat(rawValue: format)!,
-                                   parameters: QueryRequest.parse(params), maxWidth: maxWidth, savedQueries: directory)
+                                   parameters: QueryRequest.parse(params), maxWidth: maxWidth, savedQueries: directory,
+                                   timeout: timeout)
         try finish(feedline.query(request, paths: paths))
     }
+
+    /// The command line with SQL that starts with a dash and holds white space (`-- comment…`,
+    /// which no option name does) moved behind a `--` terminator, so it is read as the SQL
+    /// argument rather than refused as an unknown option. Only `query` arguments are changed,
+    /// and only when the command line has no `--` of its own.
+    static func arguments(_ arguments: [String]) -> [String] {
+        guard arguments.first == commandName, !arguments.contains("--") else { return arguments }
+        let looksLikeSQL: (String) -> Bool = { $0.count > 1 && $0.hasPrefix("-") && $0.contains { $0.isWhitespace } }
+        let sql = arguments.dropFirst().filter(looksLikeSQL)
+        guard !sql.isEmpty else { return arguments }
+        return [arguments[0]] + arguments.dropFirst().filter { !looksLikeSQL($0) } + ["--"] + sql
+    }
+
+    static var commandName: String { configuration.commandName ?? "query" }
 }
 
 // MARK: - Use case
@@ -89,7 +127,12 @@ public struct QueryRequest: Sendable {
         case file(String)
         /// A saved query by name.
         case saved(String)
+        /// SQL text (read from standard input), never taken as a saved query's name.
+        case sql(String)
     }
+
+    /// Seconds a query may compute rows by default.
+    public static let defaultTimeout: TimeInterval = 60
 
     public var source: Source
     public var format: QueryOutputFormat
@@ -97,14 +140,17 @@ public struct QueryRequest: Sendable {
     public var parameters: [String: String]
     public var maxWidth: Int
     public var savedQueries: URL
+    /// Seconds SQLite may spend computing rows; 0: no limit.
+    public var timeout: TimeInterval
 
     public init(source: Source, format: QueryOutputFormat = .table, parameters: [String: String] = [:],
-                maxWidth: Int = 40, savedQueries: URL) {
+                maxWidth: Int = 40, savedQueries: URL, timeout: TimeInterval = QueryRequest.defaultTimeout) {
         self.source = source
         self.format = format
         self.parameters = parameters
         self.maxWidth = maxWidth
         self.savedQueries = savedQueries
+        self.timeout = timeout
     }
 
     /// `--queries-dir`, else `FEEDLINE_QUERIES`, else `Data/queries`.
@@ -125,7 +171,8 @@ public struct QueryRequest: Sendable {
 
 extension Feedline {
     /// Runs one read-only query and prints its rows. Exit: 0 ran; 64 refused (writes, several
-    /// statements, a missing parameter); 1 SQLite error; 78 no database or no such saved query.
+    /// statements, a missing parameter, a saved-query name that is not a plain name); 1 SQLite
+    /// error; 75 stopped by the timeout; 78 no database or no such saved query.
     public func query(_ request: QueryRequest, paths: Paths) -> ExitStatus {
         let out = environment.output, err = environment.errorOutput
 
@@ -135,11 +182,20 @@ extension Feedline {
         switch request.source {
         case .text(let text):
             sql = text
-            let file = request.savedQueries.appendingPathComponent("\(text).sql")
-            if SavedQuery.looksLikeName(text), let saved = try? SavedQuery(file: file) {
-                sql = saved.sql
-                defaults = saved.defaults
+            if SavedQuery.looksLikeName(text) {
+                switch SavedQuery.named(text, in: request.savedQueries) {
+                case .found(let saved):
+                    sql = saved.sql
+                    defaults = saved.defaults
+                case .outside(let target):
+                    err("error: the saved query '\(text)' resolves to \(target.path), outside \(request.savedQueries.path); it is not run.")
+                    return .usage
+                case .notFound, .invalidName:
+                    break
+                }
             }
+        case .sql(let text):
+            sql = text
         case .file(let path):
             let url = environment.resolve(path)
             guard let saved = try? SavedQuery(file: url) else {
@@ -149,15 +205,22 @@ extension Feedline {
             sql = saved.sql
             defaults = saved.defaults
         case .saved(let name):
-            let file = request.savedQueries.appendingPathComponent(name.hasSuffix(".sql") ? name : "\(name).sql")
-            guard let saved = try? SavedQuery(file: file) else {
+            switch SavedQuery.named(name, in: request.savedQueries) {
+            case .found(let saved):
+                sql = saved.sql
+                defaults = saved.defaults
+            case .invalidName:
+                err("error: --saved takes a saved query's name (letters, digits, - and _), not '\(name)'; see `feedline query --list`.")
+                return .usage
+            case .outside(let target):
+                err("error: the saved query '\(name)' resolves to \(target.path), outside \(request.savedQueries.path); it is not run.")
+                return .usage
+            case .notFound:
                 let known = SavedQuery.all(in: request.savedQueries).map(\.name)
                 err("error: no saved query named '\(name)' in \(request.savedQueries.path)."
                     + (known.isEmpty ? "" : " Known: \(known.joined(separator: ", ")). See `feedline query --list`."))
                 return .configuration
             }
-            sql = saved.sql
-            defaults = saved.defaults
         }
         if sql.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             err("error: the query is empty.")
@@ -193,10 +256,11 @@ extension Feedline {
         }
         var count = 0
         do {
-            try database.run(sql: sql, parameters: parameters,
+            try database.run(sql: sql, parameters: parameters, timeout: request.timeout,
                              columns: { writer.begin(columns: $0) },
                              row: { writer.row($0); count += 1 })
         } catch let error as ReadOnlyQueryError {
+            if error.kind == .timedOut { writer.stopped(rows: count) }
             buffer.flush()
             return report(error, database: database)
         } catch {
@@ -215,6 +279,7 @@ extension Feedline {
         switch error.kind {
         case .noDatabase: return .configuration
         case .refused, .missingParameter: return .usage
+        case .timedOut: return .temporaryFailure
         case .sqlite:
             if error.message.contains("no such table"), let pending = try? database.pendingMigrations(), !pending.isEmpty {
                 environment.errorOutput("hint: this database predates the current schema (missing: \(pending.joined(separator: ", "))); "

@@ -22,34 +22,78 @@ protocol QueryRowWriter {
     mutating func row(_ values: [SQLValue])
     /// Called once after the last row; `rows` is how many there were.
     mutating func end(rows: Int)
+    /// Called instead of `end` when the query was stopped (by its timeout) after `rows` rows.
+    mutating func stopped(rows: Int)
+}
+
+extension QueryRowWriter {
+    /// Streaming writers have already written every row they got; there is nothing to close.
+    mutating func stopped(rows: Int) {}
 }
 
 // MARK: - Table
 
 /// Aligned text columns, `psql`-style with ASCII rules so no ambiguous-width box characters are
-/// needed. Buffers the rows (it needs every width first). Numbers are right-aligned, NULL shows
-/// as `NULL`, blobs as `<blob N bytes>`, and control characters as `\n`, `\t`, ….
+/// needed. Numbers are right-aligned, NULL shows as `NULL`, blobs as `<blob N bytes>`, and
+/// control characters as `\n`, `\t`, ….
+///
+/// Every width must be known before the first line, so rows are buffered: at most `rowLimit` of
+/// them, each as its cells already cut to `maxWidth`, so memory stays bounded whatever the query
+/// returns. Rows past the limit are counted, not kept, and a closing note says how many were
+/// left out and how to get them all.
 struct TableWriter: QueryRowWriter {
+    /// The most rows a table shows.
+    static let rowLimit = 1_000
+
     let write: (String) -> Void
     /// The widest a cell may be, in terminal columns; longer cells end in `…`.
     let maxWidth: Int
+    let rowLimit: Int
     private var columns: [String] = []
-    private var rows: [[SQLValue]] = []
+    /// The kept rows' cells, as shown.
+    private var cells: [[String]] = []
+    /// Per column: some kept value is a number / every kept value is a number or NULL.
+    private var hasNumber: [Bool] = []
+    private var onlyNumbers: [Bool] = []
 
-    init(maxWidth: Int, write: @escaping (String) -> Void) {
+    init(maxWidth: Int, rowLimit: Int = TableWriter.rowLimit, write: @escaping (String) -> Void) {
         self.maxWidth = max(1, maxWidth)
+        self.rowLimit = max(1, rowLimit)
         self.write = write
     }
 
-    mutating func begin(columns: [String]) { self.columns = columns }
-    mutating func row(_ values: [SQLValue]) { rows.append(values) }
+    mutating func begin(columns: [String]) {
+        self.columns = columns
+        hasNumber = columns.map { _ in false }
+        onlyNumbers = columns.map { _ in true }
+    }
+
+    mutating func row(_ values: [SQLValue]) {
+        guard cells.count < rowLimit else { return }
+        for (c, value) in values.enumerated() where c < columns.count {
+            if value.number != nil { hasNumber[c] = true } else if !value.isNull { onlyNumbers[c] = false }
+        }
+        cells.append(values.map { DisplayWidth.truncate(Self.cell($0), toColumns: maxWidth) })
+    }
 
     mutating func end(rows count: Int) {
-        let header = columns.map { DisplayWidth.truncate(Self.visible($0), toColumns: maxWidth) }
-        let cells = rows.map { $0.map { DisplayWidth.truncate(Self.cell($0), toColumns: maxWidth) } }
-        let numeric = columns.indices.map { c in
-            rows.contains { $0[c].number != nil } && rows.allSatisfy { $0[c].number != nil || $0[c].isNull }
+        printTable()
+        if count > cells.count {
+            let more = count - cells.count
+            write("(\(count) rows; the first \(cells.count) are shown, \(more) more \(more == 1 ? "is" : "are") not: use --format csv, json or ndjson for every row)")
+        } else {
+            write("(\(count) row\(count == 1 ? "" : "s"))")
         }
+    }
+
+    mutating func stopped(rows count: Int) {
+        printTable()
+        write("(the query was stopped after \(count) row\(count == 1 ? "" : "s")\(count > cells.count ? "; the first \(cells.count) are shown" : ""))")
+    }
+
+    private func printTable() {
+        let header = columns.map { DisplayWidth.truncate(Self.visible($0), toColumns: maxWidth) }
+        let numeric = columns.indices.map { c in hasNumber[c] && onlyNumbers[c] }
         let widths = columns.indices.map { c in
             max(DisplayWidth.columns(header[c]), cells.map { DisplayWidth.columns($0[c]) }.max() ?? 0)
         }
@@ -63,7 +107,6 @@ struct TableWriter: QueryRowWriter {
             write(widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+"))
             for row in cells { write(line(row, header: false)) }
         }
-        write("(\(count) row\(count == 1 ? "" : "s"))")
     }
 
     /// A cell as shown in the table.

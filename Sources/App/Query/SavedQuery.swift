@@ -1,5 +1,8 @@
 import Foundation
 import Storage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A query kept in a `.sql` file (`Data/queries/NAME.sql`), with its description and parameter
 /// defaults read from the leading comment:
@@ -81,12 +84,46 @@ public struct SavedQuery: Sendable, Equatable {
         Dictionary(parameters.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { _, b in b })
     }
 
-    /// Every `*.sql` file in `directory`, by name.
+    /// Every `*.sql` file in `directory`, by name (leaving out names that are not plain names
+    /// and files whose symbolic links lead outside the directory).
     public static func all(in directory: URL) -> [SavedQuery] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".sql") && !$0.hasPrefix(".") }.sorted().compactMap {
-            try? SavedQuery(file: directory.appendingPathComponent($0))
+            if case .found(let query) = named($0, in: directory) { query } else { nil }
         }
+    }
+
+    /// What looking a saved query up by name found.
+    public enum Lookup: Sendable, Equatable {
+        case found(SavedQuery)
+        /// The name is not a plain name (letters, digits, `-`, `_`, optionally ending in `.sql`).
+        case invalidName
+        /// No readable `NAME.sql` in the directory.
+        case notFound
+        /// `NAME.sql` is a symbolic link to a file outside the directory (its resolved path).
+        case outside(URL)
+    }
+
+    /// The saved query `name` (or `name.sql`) in `directory`. Only a plain name is looked up, so
+    /// `../x` or `a/b` never leave the directory, and the file must still be inside it once
+    /// symbolic links are resolved.
+    public static func named(_ name: String, in directory: URL) -> Lookup {
+        let bare = name.hasSuffix(".sql") ? String(name.dropLast(".sql".count)) : name
+        guard looksLikeName(bare) else { return .invalidName }
+        let file = directory.appendingPathComponent("\(bare).sql")
+        guard let resolvedFile = realPath(file.path), let resolvedDirectory = realPath(directory.path) else { return .notFound }
+        guard (resolvedFile as NSString).deletingLastPathComponent == resolvedDirectory else {
+            return .outside(URL(fileURLWithPath: resolvedFile))
+        }
+        guard let query = try? SavedQuery(file: file) else { return .notFound }
+        return .found(query)
+    }
+
+    /// `path` with every symbolic link resolved; nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// True when `text` could be a saved query's name (letters, digits, `-`, `_`), as opposed to SQL.

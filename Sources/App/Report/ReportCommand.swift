@@ -12,6 +12,8 @@ struct ReportCommand: AsyncParsableCommand {
         discussion: """
         The report shows hourly PM10 and PM2.5 on the Korean grade bands, the Korean 24-h standard and the WHO 2021 24-h guideline, daily and 7-day inhaled PM for a walking profile, the PM2.5 / coarse (PM10 − PM2.5) share, exceedance counts and data completeness — plus job postings by region when career data is loaded. One HTML file: no scripts, no network resources; it opens offline and prints. The database is only read.
 
+        -o writes a new file, or replaces an earlier feedline report (a file whose first bytes carry feedline's generator mark); any other existing file is replaced only with --force. A directory, a device, FIFO or socket, the database being read and any SQLite file are always refused. A symbolic link is followed and its target checked the same way. A missing directory is created only with --mkdir. The file is written whole (a temporary file renamed into place), so a failed write leaves the old one. Exit 64 for a refused -o path, 1 when the file system refuses the write.
+
         The range defaults to the 7 days (KST) ending on the newest day with data. Intake defaults to 5000 m walked in every hour at 5 km/h and moderate activity (1.56 m³/h), i.e. µg = C × 1.56 × 1 h per hour, as `feedline intake` does; change the profile with --activity, --metres-per-hour, --hours and --speed.
 
         Examples:
@@ -38,6 +40,12 @@ struct ReportCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("HTML file to write. Default: report-NAME-FROM_TO.html.", valueName: "path"))
     var out: String?
+
+    @Flag(help: "Replace an existing -o file that is not a feedline report (never a directory, device or SQLite file).")
+    var force = false
+
+    @Flag(name: .customLong("mkdir"), help: "Create the missing directories of the -o path.")
+    var makeDirectories = false
 
     @Option(help: "Activity level while walking: sedentary, light, moderate, high.")
     var activity: String = "moderate"
@@ -76,7 +84,8 @@ struct ReportCommand: AsyncParsableCommand {
         let request = ReportRequest(
             subject: subject, from: from.flatMap(LocalDate.init(iso:)), to: to.flatMap(LocalDate.init(iso:)), days: days, output: out,
             profile: WalkingProfile(activity: ActivityLevel(rawValue: activity)!, metresPerHour: metresPerHour, speed: speed,
-                                    hours: IntakeCommand.parseHours(hours)!))
+                                    hours: IntakeCommand.parseHours(hours)!),
+            force: force, makeDirectories: makeDirectories)
         try finish(Feedline(environment: env).report(request, paths: paths))
     }
 }
@@ -96,21 +105,29 @@ public struct ReportRequest: Sendable {
     /// Output file (relative to the working directory); nil: `report-NAME-FROM_TO.html`.
     public var output: String?
     public var profile: WalkingProfile
+    /// Replace an existing output file that is not a feedline report (never a directory, device
+    /// or SQLite file).
+    public var force: Bool
+    /// Create the output's missing parent directories.
+    public var makeDirectories: Bool
 
     public init(subject: ReportSubject, from: LocalDate? = nil, to: LocalDate? = nil, days: Int = 7, output: String? = nil,
-                profile: WalkingProfile = .wholeHourModerate) {
+                profile: WalkingProfile = .wholeHourModerate, force: Bool = false, makeDirectories: Bool = false) {
         self.subject = subject
         self.from = from
         self.to = to
         self.days = days
         self.output = output
         self.profile = profile
+        self.force = force
+        self.makeDirectories = makeDirectories
     }
 }
 
 extension Feedline {
-    /// Writes the HTML report. Exit: 0 written; 1 unknown station/province, bad range or write
-    /// error; 78 no database.
+    /// Writes the HTML report (see `ReportOutputFile` for where it may go). Exit: 0 written;
+    /// 1 unknown station/province, bad range or a failed write; 64 an output path feedline does
+    /// not write to; 78 no database.
     public func report(_ request: ReportRequest, paths: Paths) -> ExitStatus {
         let err = environment.errorOutput
         let database: ReadOnlyDatabase
@@ -145,8 +162,14 @@ extension Feedline {
 
             let slug = request.subject.name.map { "/\\:*?\"<>| ".contains($0) ? "_" : $0 }
             let file = environment.resolve(request.output ?? "report-\(String(slug))-\(first)_\(last).html")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(html.utf8).write(to: file, options: .atomic)
+            do throws(ReportOutputFile.Problem) {
+                let output = try ReportOutputFile.prepare(file, database: paths.database, force: request.force,
+                                                          makeDirectories: request.makeDirectories)
+                try output.write(Data(html.utf8), database: paths.database, force: request.force)
+            } catch {
+                err("error: \(error)")
+                return error.kind == .refused ? .usage : .failure
+            }
 
             let h = model.hoursWithData
             environment.output("wrote \(file.path)  \(first) – \(last)  hours with PM10 \(h.pm10)/\(model.hoursInRange), PM2.5 \(h.pm25)/\(model.hoursInRange)")
