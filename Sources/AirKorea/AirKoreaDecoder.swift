@@ -1,4 +1,5 @@
 import Foundation
+import Domain
 import FeedCore
 import Pipeline
 
@@ -15,6 +16,13 @@ struct AirKoreaDecoder {
     let page: PageContext
     /// Where the payload came from, for error messages (redacted URL or file name).
     let origin: String
+    /// When the payload was fetched: data timed more than `futureAllowance` after it is refused.
+    let fetchedAt: Date
+
+    /// How far past the fetch a measurement or release time may lie (clock skew, time zones):
+    /// one day. Later times (`9999-12-31 24:00`) are refused with a `future-time` diagnostic, so
+    /// they never become "the newest data".
+    static let futureAllowance: TimeInterval = 86_400
 
     /// - Parameter head: the first bytes of `file` (already read for sniffing).
     func decode<Sink: RecordSink>(file: URL, head: Data, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
@@ -166,7 +174,30 @@ struct AirKoreaDecoder {
 
     private func deliver<Sink: RecordSink>(_ outcome: ItemOutcome, to sink: inout Sink) throws {
         for diagnostic in outcome.diagnostics { sink.diagnose(diagnostic) }
-        if let record = outcome.record { try sink.accept(record) }
+        guard let record = outcome.record else { return }
+        if let refusal = futureRefusal(record) {
+            sink.diagnose(refusal)
+            return
+        }
+        try sink.accept(record)
+    }
+
+    /// A `future-time` diagnostic when `record` is timed more than a day after the fetch.
+    func futureRefusal(_ record: FeedRecord) -> Diagnostic? {
+        let limit = fetchedAt.addingTimeInterval(Self.futureAllowance)
+        switch record {
+        case .measurement(let m) where m.slot.end > limit:
+            return Diagnostic(code: "future-time",
+                              message: "dataTime \(m.dataTime) is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); the item is skipped.",
+                              location: "\(m.stationName) \(m.dataTime)", value: m.dataTime)
+        case .forecast(let f):
+            guard let released = HourSlot(date: f.releaseDate, hour: f.releaseHour)?.start, released > limit else { return nil }
+            return Diagnostic(code: "future-time",
+                              message: "The forecast release \(f.releaseDate) \(f.releaseHour)시 is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); it is skipped.",
+                              location: "\(f.informCode) \(f.forecastDate)", value: "\(f.releaseDate) \(f.releaseHour)")
+        default:
+            return nil
+        }
     }
 
     private static func integer(text: String) -> Int? {

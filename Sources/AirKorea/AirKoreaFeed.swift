@@ -110,7 +110,7 @@ public struct AirKoreaFeed: Feed {
         let head = try Self.head(of: payload.file, origin: origin)
         let format = AirKoreaRecognition.sniff(head) ?? payload.format
         let endpoint = try endpoint(for: payload, context: context, head: head, origin: origin)
-        let decoder = AirKoreaDecoder(endpoint: endpoint, page: PageContext(context), origin: origin)
+        let decoder = AirKoreaDecoder(endpoint: endpoint, page: PageContext(context), origin: origin, fetchedAt: payload.fetchedAt)
         return try decoder.decode(file: payload.file, head: head, format: format, into: &sink)
     }
 

@@ -100,13 +100,17 @@ enum AirKoreaFixtures {
         return decode(url(fixture), request: request, context: DecodeContext(request: request))
     }
 
+    /// When the fixtures count as fetched: after every time they hold (data timed more than a
+    /// day after its fetch is refused as impossible).
+    static let fetchedAt = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+
     /// Decodes any file; errors are captured in the result.
     static func decode(_ file: URL, request: FeedRequest? = nil, operation: String? = nil,
                        format: PayloadFormat? = nil, context: DecodeContext = DecodeContext(request: nil)) -> DecodeResult {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         let payload = RawPayload(file: file, request: request, source: "airkorea", operation: operation ?? request?.operation,
                                  format: format ?? request?.format ?? (file.pathExtension == "json" ? .json : .xml),
-                                 fetchedAt: Date(timeIntervalSince1970: 1_684_000_000), sha256: "", byteCount: size)
+                                 fetchedAt: Self.fetchedAt, sha256: "", byteCount: size)
         var sink = CollectingSink()
         do {
             let summary = try feed.decode(payload, context: context, into: &sink)

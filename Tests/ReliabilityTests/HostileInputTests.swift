@@ -141,6 +141,14 @@ import TestSupport
             // The refused province falls back to the one the request asked for.
             #expect(try DatabaseDump.strings(db, "SELECT sido FROM measurement WHERE station_name = 'Long'") == ["서울"])
         }),
+        Case(name: "data timed far after the fetch", body: {
+            Data((header + item("Now") + item("Doomsday", dataTime: "9999-12-31 24:00") + item("Tomorrow", dataTime: "2024-03-08 15:00") + footer).utf8)
+        }, expect: .loads(rows: 1, diagnostics: 2), verify: { (db: URL) throws in
+            // Fetched 2024-03-06 06:00 UTC: more than a day later is refused, so it never becomes the newest data.
+            #expect(try DatabaseDump.strings(db, "SELECT location FROM diagnostic WHERE code = 'future-time' ORDER BY id")
+                    == ["Doomsday 9999-12-31 24:00", "Tomorrow 2024-03-08 15:00"])
+            #expect(try DatabaseDump.strings(db, "SELECT max(observed_at) FROM measurement") == ["2024-03-06T06:00:00Z"])
+        }),
         Case(name: "NUL and lone surrogate escapes in JSON strings", body: {
             Data(("{\"response\":{\"header\":{\"resultCode\":\"00\",\"resultMsg\":\"NORMAL_CODE\"},\"body\":{\"totalCount\":2,\"pageNo\":1,\"numOfRows\":10000,\"items\":["
                   + "{\"stationName\":\"N\\u0000UL\",\"dataTime\":\"2024-03-06 15:00\",\"pm10Value\":\"30\"},"
