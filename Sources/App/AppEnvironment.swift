@@ -25,12 +25,16 @@ public struct AppEnvironment: Sendable {
     public var output: @Sendable (String) -> Void
     public var errorOutput: @Sendable (String) -> Void
     public var logger: Logger
+    /// The feedline home the default paths come from (nil: defaults relative to the working
+    /// directory).
+    public var home: FeedlineHome?
 
     public init(variables: [String: String], transport: any HTTPTransport, clock: @escaping @Sendable () -> Date,
                 feeds: [any Feed], workingDirectory: URL, output: @escaping @Sendable (String) -> Void,
-                errorOutput: @escaping @Sendable (String) -> Void, logger: Logger) {
+                errorOutput: @escaping @Sendable (String) -> Void, logger: Logger, home: FeedlineHome? = nil) {
         self.variables = variables; self.transport = transport; self.clock = clock; self.feeds = feeds
         self.workingDirectory = workingDirectory; self.output = output; self.errorOutput = errorOutput; self.logger = logger
+        self.home = home
     }
 
     /// The real environment: process variables, URLSession, the system clock, stdout/stderr.
@@ -73,12 +77,28 @@ public struct Paths: Sendable {
     public var fixtures: URL
     public var archive: URL
 
+    /// The saved-queries directory.
+    public var queries: URL
+    /// The home the defaults came from, if any.
+    public var home: FeedlineHome?
+
+    /// Each path from, in order: the command line, its environment variable (both relative to
+    /// the working directory), the home's `feedline.yaml`, the default (both relative to the home,
+    /// or to the working directory when there is no home).
     public init(environment: AppEnvironment, database: String? = nil, pipelines: String? = nil,
-                fixtures: String? = nil, archive: String? = nil) {
+                fixtures: String? = nil, archive: String? = nil, queries: String? = nil) {
         let v = environment.variables
-        self.database = environment.resolve(database ?? v["FEEDLINE_DB"] ?? "Data/feedline.sqlite")
-        self.pipelines = environment.resolve(pipelines ?? v["FEEDLINE_PIPELINES"] ?? "Pipelines")
-        self.fixtures = environment.resolve(fixtures ?? v["FEEDLINE_FIXTURES"] ?? "Data/fixtures")
-        self.archive = environment.resolve(archive ?? v["FEEDLINE_ARCHIVE"] ?? "Data/archive")
+        let home = environment.home
+        func pick(_ given: String?, _ variable: String, _ setting: String?, _ fallback: String) -> URL {
+            if let given = given ?? v[variable].flatMap({ $0.isEmpty ? nil : $0 }) { return environment.resolve(given) }
+            if let home { return home.resolve(setting, default: fallback) }
+            return environment.resolve(fallback)
+        }
+        self.database = pick(database, "FEEDLINE_DB", home?.config.database, "Data/feedline.sqlite")
+        self.pipelines = pick(pipelines, "FEEDLINE_PIPELINES", home?.config.pipelines, "Pipelines")
+        self.fixtures = pick(fixtures, "FEEDLINE_FIXTURES", home?.config.fixtures, "Data/fixtures")
+        self.archive = pick(archive, "FEEDLINE_ARCHIVE", home?.config.archive, "Data/archive")
+        self.queries = pick(queries, "FEEDLINE_QUERIES", home?.config.queries, "Data/queries")
+        self.home = home
     }
 }

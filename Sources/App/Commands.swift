@@ -19,7 +19,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
           feedline status                    last runs, stale data, quota
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
+        subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
                       QueryCommand.self, ReportCommand.self, BackfillCommand.self]
     )
@@ -41,18 +41,30 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "warning"
 
+    @Option(name: .long, help: ArgumentHelp("The feedline home (made by `feedline init`); default: $FEEDLINE_HOME, else the nearest directory up from here holding feedline.yaml or Pipelines/.", valueName: "dir"))
+    var home: String?
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
     }
 
-    /// Builds the live environment with logging on stderr at the chosen level.
-    func environment() -> AppEnvironment {
+    /// Builds the live environment with logging on stderr at the chosen level, in the home
+    /// found from --home, FEEDLINE_HOME or the working directory (exit 78 when a named home
+    /// is missing or its feedline.yaml is invalid).
+    func environment() throws -> AppEnvironment {
         let level = Logger.Level(rawValue: logLevel) ?? .warning
         var logger = Logger(label: "feedline") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = level
-        return TerminalProgress.attach(to: AppEnvironment.live(logger: logger))
+        var environment = AppEnvironment.live(logger: logger)
+        do {
+            environment.home = try FeedlineHome.locate(explicit: home, variables: environment.variables, from: environment.workingDirectory)
+        } catch {
+            environment.errorOutput("error: \(error)")
+            throw ExitCode(ExitStatus.configuration.rawValue)
+        }
+        return TerminalProgress.attach(to: environment)
     }
 }
 
@@ -101,7 +113,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
         try finish(await Feedline(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun))
     }
@@ -141,7 +153,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let parameters = Dictionary(params.map { p -> (String, String) in
             let parts = p.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -168,7 +180,7 @@ struct PipelinesCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
         try finish(Feedline(environment: env).listPipelines(paths: paths))
     }

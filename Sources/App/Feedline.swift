@@ -49,8 +49,11 @@ public struct Feedline: Sendable {
         var selected: [PipelineDefinition] = []
         if names.isEmpty {
             // A bad file is named and skipped; it never keeps the valid pipelines from running.
+            if all.isEmpty && !problems.isEmpty {
+                for problem in problems { err("error: \(problem)") }
+                return .configuration
+            }
             for problem in problems { err("error: \(problem) (skipped)") }
-            if all.isEmpty && !problems.isEmpty { return .configuration }
             selected = all
         } else {
             for name in names {

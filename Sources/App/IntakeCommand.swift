@@ -64,7 +64,7 @@ struct IntakeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
         let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
                                     metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)

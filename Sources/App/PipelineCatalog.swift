@@ -54,7 +54,10 @@ public struct PipelineCatalog: Sendable {
                 .filter { ["yaml", "yml"].contains($0.pathExtension.lowercased()) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
-            return ([], [Problem(file: displayPath(directory), field: nil, message: "cannot list the pipelines directory (\(error.localizedDescription)).")])
+            let message = FeedlineHome.isDirectory(directory)
+                ? "cannot list the pipelines directory (\(error.localizedDescription))."
+                : "there is no pipelines directory here; \(FeedlineHome.hint)."
+            return ([], [Problem(file: displayPath(directory), field: nil, message: message)])
         }
         var pipelines: [PipelineDefinition] = []
         var problems: [Problem] = []

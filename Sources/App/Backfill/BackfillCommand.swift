@@ -48,7 +48,7 @@ struct BackfillCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, archive: archive)
         try finish(await Feedline(environment: env).backfill(pipeline: pipeline, from: LocalDate(iso: from)!, through: LocalDate(iso: to)!,
                                                              paths: paths, pageSize: pageSize, dryRun: dryRun))

@@ -76,7 +76,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
         let feedline = Feedline(environment: env)
         let directory = QueryRequest.savedQueriesDirectory(env, override: queriesDir)
@@ -153,9 +153,9 @@ public struct QueryRequest: Sendable {
         self.timeout = timeout
     }
 
-    /// `--queries-dir`, else `FEEDLINE_QUERIES`, else `Data/queries`.
+    /// `--queries-dir`, else `FEEDLINE_QUERIES`, else the home's `queries`, else `Data/queries`.
     public static func savedQueriesDirectory(_ environment: AppEnvironment, override: String? = nil) -> URL {
-        environment.resolve(override ?? environment.variables["FEEDLINE_QUERIES"] ?? "Data/queries")
+        Paths(environment: environment, queries: override).queries
     }
 
     /// `name=value` pairs (the last wins).

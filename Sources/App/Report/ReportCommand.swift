@@ -78,7 +78,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
         let subject: ReportSubject = if let station { .station(station) } else { .province(province ?? "") }
         let request = ReportRequest(

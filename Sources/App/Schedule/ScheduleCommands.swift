@@ -46,7 +46,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
         let feedline = Feedline(environment: env)
         if let next {
@@ -95,7 +95,7 @@ struct CrontabCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
         let repository = env.resolve(repo ?? ".").standardizedFileURL.path
         let renderer = CrontabRenderer(
@@ -135,7 +135,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let env = global.environment()
+        let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
         try finish(Feedline(environment: env).status(paths: paths, json: json))
     }

@@ -1,0 +1,137 @@
+import Foundation
+import Yams
+
+/// A feedline home: the directory a user works in, holding `feedline.yaml` (written by
+/// `feedline init`) — or, in a checkout of feedline's own repository, `Pipelines/`.
+///
+/// Found from `--home`, else `FEEDLINE_HOME`, else by walking up from the working directory (as
+/// git finds its repository). Its config names where the database, archive, pipelines, fixtures
+/// and saved queries live, relative to the home; paths given on the command line or in
+/// `FEEDLINE_DB`/`FEEDLINE_PIPELINES`/… still win, relative to the working directory.
+public struct FeedlineHome: Sendable, Equatable {
+    public static let configFileName = "feedline.yaml"
+
+    /// The home directory.
+    public var root: URL
+    /// The settings from `feedline.yaml` (all nil in a home recognised by its `Pipelines/`).
+    public var config: Config
+
+    /// Paths a home may set, relative to the home.
+    public struct Config: Sendable, Equatable {
+        public var database: String?
+        public var archive: String?
+        public var pipelines: String?
+        public var fixtures: String?
+        public var queries: String?
+
+        public init(database: String? = nil, archive: String? = nil, pipelines: String? = nil, fixtures: String? = nil, queries: String? = nil) {
+            self.database = database; self.archive = archive; self.pipelines = pipelines; self.fixtures = fixtures; self.queries = queries
+        }
+
+        /// What `feedline init` writes.
+        public static let standard = Config(database: "Data/feedline.sqlite", archive: "Data/archive", pipelines: "Pipelines",
+                                            fixtures: "Data/fixtures", queries: "Data/queries")
+
+        static let fields = ["database", "archive", "pipelines", "fixtures", "queries"]
+
+        /// The config file's text.
+        var yaml: String {
+            """
+            # feedline home: where feedline keeps its files, relative to this directory.
+            # Command-line options (--db, --pipelines-dir, …) and FEEDLINE_DB, FEEDLINE_PIPELINES, …
+            # override these.
+            database: \(database ?? "Data/feedline.sqlite")
+            archive: \(archive ?? "Data/archive")
+            pipelines: \(pipelines ?? "Pipelines")
+            fixtures: \(fixtures ?? "Data/fixtures")
+            queries: \(queries ?? "Data/queries")
+
+            """
+        }
+    }
+
+    /// Why no usable home could be read.
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public init(root: URL, config: Config) {
+        self.root = root
+        self.config = config
+    }
+
+    /// A path the config sets (or `fallback`), resolved against the home.
+    public func resolve(_ setting: String?, default fallback: String) -> URL {
+        let path = setting ?? fallback
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
+    }
+
+    /// Finds the home: `explicit` (from `--home`), else `FEEDLINE_HOME`, else the nearest of
+    /// `directory` and its parents that holds `feedline.yaml` or a `Pipelines/` directory; nil
+    /// when there is none. Throws when a named home is not a directory or its config is invalid.
+    public static func locate(explicit: String?, variables: [String: String], from directory: URL) throws -> FeedlineHome? {
+        if let named = explicit ?? variables["FEEDLINE_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            let source = explicit != nil ? "--home" : "FEEDLINE_HOME"
+            let url = named.hasPrefix("/") ? URL(fileURLWithPath: named) : directory.appendingPathComponent(named)
+            guard isDirectory(url) else {
+                throw Problem(description: "\(source) \(named) is not a directory. Create a home with `feedline init \(named)`.")
+            }
+            return try FeedlineHome(at: url.standardizedFileURL)
+        }
+        var candidate = directory.standardizedFileURL
+        while true {
+            if isRegularFile(candidate.appendingPathComponent(configFileName)) || isDirectory(candidate.appendingPathComponent("Pipelines")) {
+                return try FeedlineHome(at: candidate)
+            }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path { return nil }
+            candidate = parent
+        }
+    }
+
+    /// Reads the home at `root` (its `feedline.yaml`, if any).
+    public init(at root: URL) throws {
+        self.root = root
+        let file = root.appendingPathComponent(Self.configFileName)
+        guard Self.isRegularFile(file) else {
+            self.config = Config()
+            return
+        }
+        let label = file.path
+        guard let bytes = try? Data(contentsOf: file) else { throw Problem(description: "\(label): cannot be read.") }
+        if let violation = PipelineFileBounds.check(bytes) { throw Problem(description: "\(label) \(violation.message)") }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw Problem(description: "\(label): is not UTF-8 text.") }
+        let parsed: Any?
+        do { parsed = try Yams.load(yaml: text) } catch {
+            throw Problem(description: "\(label): is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
+        }
+        let map: [String: Any]
+        switch parsed {
+        case nil: map = [:]
+        case let m as [String: Any]: map = m
+        default: throw Problem(description: "\(label): must be a mapping of settings (database, archive, pipelines, fixtures, queries).")
+        }
+        if let unknown = map.keys.filter({ !Config.fields.contains($0) }).sorted().first {
+            throw Problem(description: "\(label): field '\(unknown)' is not known; known fields: \(Config.fields.joined(separator: ", ")).")
+        }
+        func path(_ field: String) throws -> String? {
+            guard let value = map[field] else { return nil }
+            guard let text = value as? String, !text.isEmpty else { throw Problem(description: "\(label): field '\(field)' must be a path.") }
+            return text
+        }
+        self.config = Config(database: try path("database"), archive: try path("archive"), pipelines: try path("pipelines"),
+                             fixtures: try path("fixtures"), queries: try path("queries"))
+    }
+
+    static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    static func isRegularFile(_ url: URL) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType) == .typeRegular
+    }
+
+    /// How to get a home, for messages shown when none was found.
+    public static let hint = "run `feedline init DIR` to create a feedline home with example pipelines and fixtures (then `cd DIR`), or pass --home DIR or set FEEDLINE_HOME"
+}
