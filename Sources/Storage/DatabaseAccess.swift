@@ -101,10 +101,11 @@ extension SQLiteStore {
     ///
     /// SQLite does not say which connection holds its write lock. The feedline runs recorded in
     /// `run_lock` (other than this process's own) are the likely holders and are named; when
-    /// there are none, the holder is "another process". Reading `run_lock` does not wait for the
-    /// writer in WAL mode; if even that fails, the holder stays unnamed.
-    func busyError(_ error: Error) -> DatabaseAccessError {
-        let holders = (try? otherRunLockHolders()) ?? []
+    /// there are none, the holder is "another process". `run_lock` is read through a separate
+    /// read-only connection, which does not wait for the writer in WAL mode; if even that
+    /// fails, the holder stays unnamed.
+    static func busyError(path: String, busyTimeout: TimeInterval, process: RunProcess) -> DatabaseAccessError {
+        let holders = ((try? runLockHolders(path: path)) ?? []).filter { !($0.pid == process.pid && $0.host == process.host) }
         let named: String
         if holders.isEmpty {
             named = "another process"
@@ -115,7 +116,7 @@ extension SQLiteStore {
             }
             named = (runs.count == 1 ? "" : "one of: ") + runs.joined(separator: "; ")
         }
-        return DatabaseAccessError(.busy, "database is busy (held by \(named)): \(path) stayed locked for more than \(Self.secondsText(busyTimeout)) s; try again later.")
+        return DatabaseAccessError(.busy, "database is busy (held by \(named)): \(path) stayed locked for more than \(secondsText(busyTimeout)) s; try again later.")
     }
 
     /// Runs `body`, turning a busy failure into `DatabaseAccessError.busy`.
@@ -123,15 +124,20 @@ extension SQLiteStore {
         do {
             return try body()
         } catch let error where Self.isBusy(error) {
-            throw busyError(error)
+            throw Self.busyError(path: path, busyTimeout: busyTimeout, process: process)
         }
     }
 
-    private func otherRunLockHolders() throws -> [RunLockHolder] {
-        try pool.read { db -> [RunLockHolder] in
+    private static func runLockHolders(path: String) throws -> [RunLockHolder] {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(0.2)
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        defer { try? queue.close() }
+        return try queue.read { db -> [RunLockHolder] in
             guard try db.tableExists("run_lock") else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT * FROM run_lock ORDER BY acquired_at").compactMap(Self.holder(from:))
-        }.filter { !($0.pid == process.pid && $0.host == process.host) }
+            return try Row.fetchAll(db, sql: "SELECT * FROM run_lock ORDER BY acquired_at").compactMap(holder(from:))
+        }
     }
 
     static func secondsText(_ seconds: TimeInterval) -> String {

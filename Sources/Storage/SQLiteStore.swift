@@ -30,7 +30,7 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         self.busyTimeout = busyTimeout
         self.process = process
         var migrate = true
-        switch try Self.inspect(path: path, busyTimeout: busyTimeout) {
+        switch try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
         case .empty: break
         case .foreign(let objects): throw Self.notFeedlineError(path: path, objects: objects)
         case .feedline(let applied):
@@ -48,7 +48,7 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         do {
             self.pool = try DatabasePool(path: path, configuration: config)
         } catch where Self.isBusy(error) {
-            throw DatabaseAccessError(.busy, "database is busy (held by another process): \(path) stayed locked for more than \(Self.secondsText(busyTimeout)) s; try again later.")
+            throw Self.busyError(path: path, busyTimeout: busyTimeout, process: process)
         }
         if migrate { try reportingBusy { try FeedlineMigrations.migrator.migrate(pool) } }
     }
@@ -66,7 +66,7 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         self.path = path
         self.busyTimeout = busyTimeout
         self.process = process
-        if case .foreign(let objects) = try Self.inspect(path: path, busyTimeout: busyTimeout) {
+        if case .foreign(let objects) = try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
             throw Self.notFeedlineError(path: path, objects: objects)
         }
         var config = Configuration()
@@ -82,13 +82,13 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
     }
 
     /// `DatabaseShape.inspect`, with "not a database" and busy failures as `DatabaseAccessError`s.
-    private static func inspect(path: String, busyTimeout: TimeInterval) throws -> DatabaseShape {
+    private static func inspect(path: String, busyTimeout: TimeInterval, process: RunProcess) throws -> DatabaseShape {
         do {
             return try DatabaseShape.inspect(path: path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw DatabaseAccessError(.notFeedline, "\(path) is not a SQLite database (\(error.message ?? "file is not a database")). Point --db (or FEEDLINE_DB) at feedline's database, or at a new or empty file.")
         } catch where isBusy(error) {
-            throw DatabaseAccessError(.busy, "database is busy (held by another process): \(path) stayed locked for more than \(secondsText(busyTimeout)) s; try again later.")
+            throw busyError(path: path, busyTimeout: busyTimeout, process: process)
         }
     }
 
