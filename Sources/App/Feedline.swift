@@ -241,7 +241,7 @@ public struct Feedline: Sendable {
 
     /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
     func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String]) throws -> StagedPayload {
-        let head = try ReplayFileError.head(of: file.path, count: 4096)
+        let head = try ReplayFile.head(of: file.path, count: 4096)
         guard let format = PayloadArchive.sniffFormat(head) else {
             throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
         }

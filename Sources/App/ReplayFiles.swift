@@ -79,6 +79,11 @@ struct ReplayFileError: Error, CustomStringConvertible {
     init(problem: String) { description = problem.prefix(1).uppercased() + problem.dropFirst() + "." }
 
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// Reads replay files, never blocking on one that is not a regular file.
+enum ReplayFile {
+    static func reason(_ code: Int32) -> String { ReplayFileError.reason(code) }
 
     /// The first `count` bytes of the regular file at `path`. Opened without blocking and
     /// checked with `fstat`, so a file swapped for a FIFO after it was listed still cannot hang
