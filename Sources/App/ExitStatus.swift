@@ -8,8 +8,10 @@ public enum ExitStatus: Int32, Sendable {
     case partial = 3
     /// Command-line usage error (ArgumentParser's own code).
     case usage = 64
-    /// A run failed for a reason that may pass (quota, timeout, 5xx): try again later.
+    /// A run failed for a reason that may pass (quota, timeout, 5xx, the pipeline already running,
+    /// the database busy past its timeout): try again later.
     case temporaryFailure = 75
-    /// Configuration error: missing API key, invalid pipeline file, unknown pipeline.
+    /// Configuration error: missing API key, invalid pipeline file, unknown pipeline, missing
+    /// database (readers), a database that is another application's or a newer feedline's.
     case configuration = 78
 }

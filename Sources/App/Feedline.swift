@@ -88,10 +88,7 @@ public struct Feedline: Sendable {
         }
 
         let store: SQLiteStore
-        do { store = try SQLiteStore(path: paths.database.path) } catch {
-            err("error: cannot open the database \(paths.database.path): \(error)")
-            return .failure
-        }
+        do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
         let logger = environment.logger
         let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
             Self.log(event, logger: logger)
@@ -185,17 +182,30 @@ public struct Feedline: Sendable {
             err("error: --source '\(sourceHint)' is not a known feed; known: \(feeds.map(\.source).joined(separator: ", ")).")
             return .configuration
         }
+        // Only regular files are opened: a FIFO, socket or device is skipped with a note. Inside a
+        // directory, a link that leads nowhere is a file that failed; named on the command line,
+        // anything but a file or directory is a usage mistake.
         var files: [URL] = []
+        var unreadable: [(file: String, error: String)] = []
         for input in inputs {
             let url = environment.resolve(input)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                err("error: \(input): no such file or directory.")
+            let kind = ReplayPathKind.of(url.path)
+            switch kind {
+            case .directory:
+                let found = Self.replayFiles(under: url)
+                files += found.files
+                for (file, why) in found.skipped { err("note: skipping \(file.path): \(why).") }
+                unreadable += found.unreadable
+            case .regular:
+                files.append(url)
+            case .special(let what):
+                err("note: skipping \(input): not a regular file (\(what)).")
+            case .missing, .danglingLink, .linkLoop, .inaccessible:
+                err("error: \(input): \(kind.problem ?? "cannot be read").")
                 return .configuration
             }
-            files += isDirectory.boolValue ? Self.payloadFiles(under: url) : [url]
         }
-        if files.isEmpty {
+        if files.isEmpty && unreadable.isEmpty {
             err("error: no .xml or .json payload files found in \(inputs.joined(separator: ", ")).")
             return .configuration
         }
@@ -206,7 +216,6 @@ public struct Feedline: Sendable {
             Result { try self.stageReplay(file, sourceHint: sourceHint, parameters: parameters) }
         }
         var staged: [StagedPayload] = []
-        var unreadable: [(file: String, error: String)] = []
         for (file, result) in zip(files, results) {
             switch result {
             case .success(let payload): staged.append(payload)
@@ -214,16 +223,13 @@ public struct Feedline: Sendable {
             }
         }
         let store: SQLiteStore
-        do { store = try SQLiteStore(path: paths.database.path) } catch {
-            err("error: cannot open the database \(paths.database.path): \(error)")
-            return .failure
-        }
+        do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
         let logger = environment.logger
         let runner = PipelineRunner(feeds: feeds, store: store, clock: environment.clock) { event in Self.log(event, logger: logger) }
         let report = runner.replay("replay", payloads: staged, unreadable: unreadable, force: force)
         for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
         if json { out(Self.json([report])) } else { out(Self.summaryLine(report)) }
-        if report.error != nil { return .failure }
+        if report.error != nil { return Self.status([report]) }
         if !report.fileErrors.isEmpty { return report.counts.payloadsLoaded + report.counts.payloadsAlreadyLoaded > 0 ? .partial : .failure }
         return .success
     }
@@ -241,7 +247,7 @@ public struct Feedline: Sendable {
 
     /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
     func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String]) throws -> StagedPayload {
-        let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
+        let head = try ReplayFile.head(of: file.path, count: 4096)
         guard let format = PayloadArchive.sniffFormat(head) else {
             throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
         }
@@ -264,15 +270,29 @@ public struct Feedline: Sendable {
                         "Not a payload feedline recognises\(sourceHint.map { " as \($0)" } ?? ""); pass --source NAME if you know its feed.")
     }
 
-    public static func payloadFiles(under directory: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        var files: [URL] = []
+    /// The payload files (`*.xml`, `*.json`, not `*.meta.json` or hidden) under `directory` that
+    /// are regular files (directly or through a symbolic link), sorted by path.
+    public static func payloadFiles(under directory: URL) -> [URL] { replayFiles(under: directory).files }
+
+    /// The payload files under `directory`, sorted by path, with the entries named like payloads
+    /// that are not regular files: FIFOs, sockets and devices are `skipped` (reason given);
+    /// dangling links, link loops and entries that cannot be looked at are `unreadable`.
+    static func replayFiles(under directory: URL) -> (files: [URL], skipped: [(URL, String)], unreadable: [(file: String, error: String)]) {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return ([], [], []) }
+        var files: [URL] = [], skipped: [(URL, String)] = [], unreadable: [(file: String, error: String)] = []
         for case let url as URL in walker {
             let name = url.lastPathComponent
             guard !name.hasSuffix(".meta.json"), !name.hasPrefix("."), ["xml", "json"].contains(url.pathExtension.lowercased()) else { continue }
-            files.append(url)
+            let kind = ReplayPathKind.of(url.path)
+            switch kind {
+            case .regular: files.append(url)
+            case .directory: continue
+            case .special: skipped.append((url, kind.problem ?? "not a regular file"))
+            case .missing, .danglingLink, .linkLoop, .inaccessible:
+                unreadable.append((url.path, ReplayFileError(problem: kind.problem ?? "cannot be read").description))
+            }
         }
-        return files.sorted { $0.path < $1.path }
+        return (files.sorted { $0.path < $1.path }, skipped.sorted { $0.0.path < $1.0.path }, unreadable.sorted { $0.file < $1.file })
     }
 
     // MARK: - Reporting

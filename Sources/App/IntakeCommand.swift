@@ -97,7 +97,7 @@ extension Feedline {
             return .configuration
         }
         do {
-            let store = try SQLiteStore(path: paths.database.path)
+            let store = try openStore(paths, forWriting: false)  // a reader: never migrates or writes
             guard try store.hasStation(request.station) else {
                 environment.errorOutput("error: no measurements for station '\(request.station)' in \(paths.database.path).")
                 return .failure

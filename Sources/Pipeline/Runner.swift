@@ -142,7 +142,8 @@ public struct PipelineRunner: Sendable {
     }
 
     /// Replays files (an archive or any directory) in one run: a file that cannot be read is
-    /// reported and the others still load.
+    /// reported and the others still load. When no file loads at all (every one failed), the
+    /// run fails: nothing is kept and the ledger records it as `failed`.
     ///
     /// Parsing, mapping and transforming run on a second thread, at most two payloads ahead of
     /// the writer, so the two stages overlap on a machine with more than one core while memory
@@ -152,10 +153,10 @@ public struct PipelineRunner: Sendable {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
         for failure in unreadable { events(.fileFailed(file: failure.file, error: failure.error)) }
+        var fileErrors: [(file: String, error: String)] = []
         do {
             let run = try store.beginRun(pipeline: name, mode: .replay, startedAt: started)
             report.run = run
-            var fileErrors: [(file: String, error: String)] = []
             report.counts = try store.load(run: run, finishedAt: clock) { session in
                 // Payloads loaded by earlier runs are not parsed at all.
                 let wanted = try payloads.map { try force || !session.wasLoaded(sha256: $0.payload.sha256) }
@@ -189,13 +190,19 @@ public struct PipelineRunner: Sendable {
                         total.add(try self.write(duplicate ? nil : prepared, staged, into: session))
                     }
                 }
+                let failures = unreadable + fileErrors
+                if let first = failures.first, total.payloadsLoaded + total.payloadsAlreadyLoaded == 0 {
+                    throw FeedError(.malformed, .terminal, failures.count == 1
+                        ? "The only file could not be loaded: \(first.file): \(first.error)"
+                        : "None of the \(failures.count) files could be loaded (the first: \(first.file): \(first.error))")
+                }
                 return total
             }
-            report.fileErrors += fileErrors
         } catch {
             report.error = asFeedError(error)
             if let run = report.run { try? store.failRun(run, error: "\(error)", finishedAt: clock()) }
         }
+        report.fileErrors += fileErrors
         return report
     }
 
@@ -343,8 +350,15 @@ final class PreparationQueue: @unchecked Sendable {
     }
 }
 
-/// Converts any error to a `FeedError` for reporting (storage errors are terminal).
+/// An error from a port (such as the store) that knows whether a later try may succeed, for
+/// instance a database that stayed busy past its timeout.
+public protocol RetryabilityReporting: Error {
+    var retryability: Retryability { get }
+}
+
+/// Converts any error to a `FeedError` for reporting (storage errors are terminal unless they
+/// say otherwise through `RetryabilityReporting`).
 public func asFeedError(_ error: Error) -> FeedError {
     if let feedError = error as? FeedError { return feedError }
-    return FeedError(.malformed, .terminal, "\(error)")
+    return FeedError(.malformed, (error as? RetryabilityReporting)?.retryability ?? .terminal, "\(error)")
 }

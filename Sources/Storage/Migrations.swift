@@ -16,6 +16,7 @@ enum FeedlineMigrations {
         migrator.registerMigration("v5-query-views") { db in try db.execute(sql: queryViewsV3) }
         migrator.registerMigration("v6-quota-and-completeness") { db in try db.execute(sql: quotaV6) }
         migrator.registerMigration("v7-measurement-rowid-layout") { db in try MeasurementLayoutMigration.migrate(db) }
+        migrator.registerMigration("v8-run-abandoned-host-pid") { db in try RunLedgerMigration.migrate(db) }
         return migrator
     }
 

@@ -58,9 +58,12 @@ extension SQLiteStore {
     /// was just seen with a dead pid on this host. If two processes race for a stale lock, the
     /// second one's `WHERE` no longer matches (the holder changed), so exactly one wins. The
     /// same statement works unchanged on PostgreSQL.
+    ///
+    /// In the same transaction, runs of the pipeline still `running` in the ledger are marked
+    /// `abandoned`: with the lock taken, no other process may be running them.
     public func acquireRunLock(pipeline: String, holder: String, pid: Int32, now: Date,
                                staleness: RunLockStaleness) throws -> RunLockOutcome {
-        try pool.writeWithoutTransaction { db in
+        try reportingBusy { try pool.writeWithoutTransaction { db in
             var outcome = RunLockOutcome.acquired(tookOverFrom: nil)
             try db.inTransaction(.immediate) {
                 let existing = try Self.lockRow(db, pipeline: pipeline)
@@ -75,13 +78,14 @@ extension SQLiteStore {
                                      iso8601UTC(now.addingTimeInterval(-staleness.heartbeatTimeout)), deadHolder])
                 if db.changesCount == 1 {
                     outcome = .acquired(tookOverFrom: existing)
+                    try Self.abandonRunningRuns(db, pipeline: pipeline, noticedAt: now)
                 } else if let current = try Self.lockRow(db, pipeline: pipeline) {
                     outcome = .held(by: current)
                 }
                 return .commit
             }
             return outcome
-        }
+        } }
     }
 
     /// Refreshes the heartbeat; false if the lock is no longer ours (it was taken over).
@@ -128,7 +132,7 @@ public struct PipelineRunSummary: Sendable, Hashable {
     public var mode: RunMode?
     public var startedAt: Date?
     public var finishedAt: Date?
-    /// `running`, `succeeded` or `failed`.
+    /// `running`, `succeeded`, `failed` or `abandoned`.
     public var status: String
     public var rowsInserted: Int
     public var rowsUpdated: Int

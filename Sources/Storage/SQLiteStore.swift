@@ -6,14 +6,37 @@ import Pipeline
 /// The feedline database: one SQLite file in WAL mode, opened through GRDB.
 ///
 /// Implements the `RunStore` port. Every load is one write transaction; readers (queries,
-/// reports) never block it and are never blocked by it.
+/// reports) never block it and are never blocked by it. Opened for writing (`init(path:)`) it
+/// creates and migrates the file; opened for reading (`init(readingAt:)`) it never creates,
+/// migrates or writes anything.
 public final class SQLiteStore: RunStore, @unchecked Sendable {
     /// The underlying pool (WAL, busy timeout). `@unchecked Sendable`: GRDB's pool is thread-safe.
     public let pool: DatabasePool
     public let path: String
+    /// How long a write waits for another connection's write lock before failing as busy (seconds).
+    public let busyTimeout: TimeInterval
+    /// The process whose runs this store records: its host and pid go into the ledger, and its
+    /// probe tells which earlier runs on this host were abandoned.
+    public let process: RunProcess
 
-    /// Opens (creating if needed) the database at `path` and applies pending migrations.
-    public init(path: String, busyTimeout: TimeInterval = 10) throws {
+    /// Opens (creating if needed) the database at `path` for writing and applies pending migrations.
+    ///
+    /// An existing file is looked at through a read-only connection first, and refused before
+    /// anything is written to it (the switch to WAL included) when it is another application's
+    /// database (tables of its own and no feedline migrations) or when a newer feedline migrated
+    /// it (a migration this one does not know). Busy failures throw `DatabaseAccessError.busy`.
+    public init(path: String, busyTimeout: TimeInterval = 10, process: RunProcess = .current) throws {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        self.process = process
+        var migrate = true
+        switch try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
+        case .empty: break
+        case .foreign(let objects): throw Self.notFeedlineError(path: path, objects: objects)
+        case .feedline(let applied):
+            if let newer = Self.unknownMigration(in: applied) { throw Self.newerSchemaError(path: path, migration: newer) }
+            migrate = !Set(FeedlineMigrations.migrator.migrations).isSubset(of: applied)
+        }
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
@@ -22,39 +45,90 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            self.pool = try DatabasePool(path: path, configuration: config)
+        } catch where Self.isBusy(error) {
+            throw Self.busyError(path: path, busyTimeout: busyTimeout, process: process)
+        }
+        if migrate { try reportingBusy { try FeedlineMigrations.migrator.migrate(pool) } }
+    }
+
+    /// Opens the existing database at `path` for reading only (`feedline status`, `intake`): it is
+    /// never created, migrated or written, works on a read-only file, and reads a database a newer
+    /// feedline migrated. A missing file throws `DatabaseAccessError.noDatabase`; another
+    /// application's database throws `.notFeedline`.
+    ///
+    /// Tables that later migrations add may be missing from an older file: check `hasTable` first.
+    public init(readingAt path: String, busyTimeout: TimeInterval = 5, process: RunProcess = .current) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw DatabaseAccessError(.noDatabase, "No database at \(path); run `feedline run` first (or pass --db PATH).")
+        }
         self.path = path
+        self.busyTimeout = busyTimeout
+        self.process = process
+        if case .foreign(let objects) = try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
+            throw Self.notFeedlineError(path: path, objects: objects)
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "feedline.reader"
         self.pool = try DatabasePool(path: path, configuration: config)
-        try FeedlineMigrations.migrator.migrate(pool)
+    }
+
+    /// True when a table or view called `name` exists.
+    public func hasTable(_ name: String) throws -> Bool {
+        try pool.read { db in try db.tableExists(name) || db.viewExists(name) }
+    }
+
+    /// `DatabaseShape.inspect`, with "not a database" and busy failures as `DatabaseAccessError`s.
+    private static func inspect(path: String, busyTimeout: TimeInterval, process: RunProcess) throws -> DatabaseShape {
+        do {
+            return try DatabaseShape.inspect(path: path, busyTimeout: busyTimeout)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw DatabaseAccessError(.notFeedline, "\(path) is not a SQLite database (\(error.message ?? "file is not a database")). Point --db (or FEEDLINE_DB) at feedline's database, or at a new or empty file.")
+        } catch where isBusy(error) {
+            throw busyError(path: path, busyTimeout: busyTimeout, process: process)
+        }
     }
 
     // MARK: - RunStore
 
+    /// Records the run as `running` with this process's host and pid. Earlier runs of the same
+    /// pipeline still `running` whose process on this host is gone are marked `abandoned` first,
+    /// in the same transaction (`replay` takes no run lock, so this is where its killed runs are
+    /// noticed; locked pipelines are also swept when their lock is taken, see `acquireRunLock`).
     public func beginRun(pipeline: String, mode: RunMode, startedAt: Date) throws -> RunID {
-        try pool.write { db in
-            try db.execute(sql: "INSERT INTO run (pipeline, mode, started_at, status) VALUES (?, ?, ?, 'running')",
-                           arguments: [pipeline, mode.rawValue, iso8601UTC(startedAt)])
-            return RunID(db.lastInsertedRowID)
+        try reportingBusy {
+            try pool.write { db in
+                try Self.abandonDeadRuns(db, pipeline: pipeline, process: process, noticedAt: startedAt)
+                try db.execute(sql: "INSERT INTO run (pipeline, mode, started_at, status, host, pid) VALUES (?, ?, ?, 'running', ?, ?)",
+                               arguments: [pipeline, mode.rawValue, iso8601UTC(startedAt), process.host, process.pid])
+                return RunID(db.lastInsertedRowID)
+            }
         }
     }
 
     public func load(run: RunID, finishedAt: @escaping @Sendable () -> Date,
                      _ body: (LoadSession) throws -> LoadCounts) throws -> LoadCounts {
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
-            var counts = LoadCounts()
-            try db.inTransaction(.immediate) {
-                let session = GRDBLoadSession(db: db, run: run)
-                counts = try body(session)
-                counts.diagnostics = session.diagnosticCount
-                try db.execute(sql: """
-                    UPDATE run SET status = 'succeeded', finished_at = ?, payloads = ?, payloads_skipped = ?,
-                        rows_inserted = ?, rows_updated = ?, rows_unchanged = ?, diagnostics = ?
-                    WHERE id = ?
-                    """, arguments: [iso8601UTC(finishedAt()), counts.payloadsLoaded, counts.payloadsAlreadyLoaded,
-                                     counts.inserted, counts.updated, counts.unchanged, counts.diagnostics, run.rawValue])
-                return .commit
+        try reportingBusy {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
+                var counts = LoadCounts()
+                try db.inTransaction(.immediate) {
+                    let session = GRDBLoadSession(db: db, run: run)
+                    counts = try body(session)
+                    counts.diagnostics = session.diagnosticCount
+                    try db.execute(sql: """
+                        UPDATE run SET status = 'succeeded', finished_at = ?, payloads = ?, payloads_skipped = ?,
+                            rows_inserted = ?, rows_updated = ?, rows_unchanged = ?, diagnostics = ?
+                        WHERE id = ?
+                        """, arguments: [iso8601UTC(finishedAt()), counts.payloadsLoaded, counts.payloadsAlreadyLoaded,
+                                         counts.inserted, counts.updated, counts.unchanged, counts.diagnostics, run.rawValue])
+                    return .commit
+                }
+                return counts
             }
-            return counts
         }
     }
 
@@ -70,9 +144,11 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
     static let loadCacheKiB = 8192
 
     public func failRun(_ run: RunID, error: String, finishedAt: Date) throws {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE run SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
-                           arguments: [iso8601UTC(finishedAt), error, run.rawValue])
+        try reportingBusy {
+            try pool.write { db in
+                try db.execute(sql: "UPDATE run SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
+                               arguments: [iso8601UTC(finishedAt), error, run.rawValue])
+            }
         }
     }
 }

@@ -97,7 +97,8 @@ struct FeedlineProcess: @unchecked Sendable {
 
 /// SIGKILL a loading `feedline` at random points: the database always passes
 /// `PRAGMA integrity_check`, a killed run stays `running` in the ledger with none of its rows
-/// visible, and a re-run converges on the uninterrupted result.
+/// visible until the next run notices its process is gone and marks it `abandoned`, and a
+/// re-run converges on the uninterrupted result.
 ///
 /// Trials default to 20 (seeded); `FEEDLINE_CRASH_TRIALS` and `FEEDLINE_CRASH_SEED` change them
 /// (`scripts/crash-soak N` runs many more).
@@ -155,12 +156,14 @@ struct FeedlineProcess: @unchecked Sendable {
             let finished = !run.process.isRunning
             run.killHard()
 
+            var statusesBefore: [String] = []
             if FileManager.default.fileExists(atPath: db.path) {
                 #expect(try DatabaseDump.strings(db, "PRAGMA integrity_check") == ["ok"], "\(label)")
                 // Killed during the first migrations, the tables may not exist yet (nothing was kept).
                 let migrated = try DatabaseDump.integer(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('run', 'measurement', 'payload')") == 3
                 let statuses = migrated ? try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id") : []
                 let rows = migrated ? try DatabaseDump.integer(db, "SELECT count(*) FROM measurement") : 0
+                statusesBefore = statuses
                 if statuses == ["succeeded"] {
                     finishedFirst += 1
                     #expect(rows == files * items, "\(label): a succeeded run must hold everything")
@@ -175,11 +178,16 @@ struct FeedlineProcess: @unchecked Sendable {
                 killedBeforeRun += 1
             }
 
-            // Re-running converges on the uninterrupted result; the killed run stays visible.
+            // Re-running converges on the uninterrupted result; the killed run stays visible, and
+            // the re-run, finding its process gone, records it as abandoned.
             #expect(try FeedlineProcess(binary, ["replay", pages.path, "--db", db.path]).wait() == 0, "\(label)")
             #expect(try DatabaseDump.dump(db, excludingColumns: ["run_id", "fetched_at"]) == expected, "\(label): re-run did not converge")
             #expect(try DatabaseDump.strings(db, "PRAGMA integrity_check") == ["ok"], "\(label)")
-            #expect(try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id").last == "succeeded", "\(label)")
+            let after = try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id")
+            #expect(after.last == "succeeded", "\(label)")
+            #expect(after.dropLast().allSatisfy { $0 == "abandoned" || $0 == "succeeded" }, "\(label): \(after)")
+            #expect(after.filter { $0 == "abandoned" }.count == statusesBefore.filter { $0 == "running" }.count, "\(label): \(after)")
+            #expect(try DatabaseDump.integer(db, "SELECT count(*) FROM run WHERE status = 'abandoned' AND (abandoned_at IS NULL OR finished_at IS NOT NULL)") == 0, "\(label)")
             try? FileManager.default.removeItem(at: db)
         }
         print("crash trials (seed \(seed)): \(trials) kills: \(killedMidLoad) inside the load transaction, \(killedBeforeRun) before the run began, \(finishedFirst) after it committed; whole run \(String(format: "%.2f", duration)) s, load \(String(format: "%.2f", loadWindow)) s")

@@ -73,12 +73,14 @@ extension Feedline {
                 let used = try scope.map { try SQLiteStore.callsMade(inDatabaseAt: paths.database.path, [$0], on: day)[$0] ?? 0 } ?? 0
                 remaining = limit.map { max(0, $0 - used) }
             } else {
-                let opened = try SQLiteStore(path: paths.database.path)
+                let opened = try openStore(paths)
                 store = opened
                 present = try opened.hoursPresent(stations: stations, from: from, through: through)
                 let used = try scope.map { try opened.callsMade($0, on: day) } ?? 0
                 remaining = limit.map { max(0, $0 - used) }
             }
+        } catch let error as DatabaseAccessError {
+            return databaseOpenFailure(error, paths: paths)
         } catch {
             err("error: cannot read the database \(paths.database.path): \(error)")
             return .failure

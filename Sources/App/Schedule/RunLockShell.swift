@@ -36,17 +36,9 @@ public struct RunLockSettings: Sendable {
     }
 
     /// `kill(pid, 0)`: alive unless it fails with ESRCH (EPERM means alive, owned by someone else).
-    public static func processIsAlive(_ pid: Int32) -> Bool {
-        guard pid > 0 else { return false }
-        if kill(pid, 0) == 0 { return true }
-        return errno != ESRCH
-    }
+    public static func processIsAlive(_ pid: Int32) -> Bool { RunProcess.processIsAlive(pid) }
 
-    public static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    public static func hostName() -> String { RunProcess.hostName() }
 }
 
 /// A run lock this process holds: refreshes its heartbeat on a timer off the Swift
@@ -105,6 +97,9 @@ extension Feedline {
                 environment.errorOutput("error: \(Self.alreadyRunningMessage(by, thisHost: settings.host))")
                 return nil
             }
+        } catch let error as DatabaseAccessError {
+            environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline): \(error)")
+            return nil
         } catch {
             environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline) in \(store.path): \(error)")
             return nil

@@ -147,8 +147,10 @@ extension Feedline {
         let ledgerMode: RunMode = source == .live ? .live : .fixtures
         let lastStarts: [String: Date]
         do {
-            let store = try SQLiteStore(path: paths.database.path)
+            let store = try openStore(paths)
             lastStarts = try store.lastRunStarts(mode: ledgerMode)
+        } catch let error as DatabaseAccessError {
+            return databaseOpenFailure(error, paths: paths)
         } catch {
             environment.errorOutput("error: cannot read the run ledger in \(paths.database.path): \(error)")
             return .failure

@@ -25,16 +25,21 @@ public struct PipelineStatus: Sendable {
 extension Feedline {
     /// `feedline status`: per pipeline, the last run (outcome, rows, diagnostics), age of the
     /// newest data (stale sources marked), next fire time and lock holder.
+    ///
+    /// A reader, like `query`: a missing database is exit 78 (nothing is created), the file is
+    /// never written (a read-only file works), and a database a newer feedline migrated is read
+    /// as it is. Tables an older database does not have yet count as empty.
     public func status(paths: Paths, json: Bool) -> ExitStatus {
         let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
         for problem in problems { environment.errorOutput("warning: \(problem)") }
+        let store: SQLiteStore
+        do { store = try openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
         let today = HourSlot(containing: environment.clock()).date
         do {
-            let store = try SQLiteStore(path: paths.database.path)
-            summaries = try store.pipelineRunSummaries()
-            locks = try store.runLocks()
-            usage = try store.quotaUsage(on: today)
+            summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
+            locks = try store.hasTable("run_lock") ? store.runLocks() : []
+            usage = try store.hasTable("api_call") ? store.quotaUsage(on: today) : []
         } catch {
             environment.errorOutput("error: cannot read the database \(paths.database.path): \(error)")
             return .failure
@@ -104,7 +109,7 @@ extension Feedline {
                 .joined(separator: "  ")
         }
         for r in rows {
-            if let error = r.lastRun?.error, r.lastRun?.status == "failed" {
+            if let error = r.lastRun?.error, ["failed", "abandoned"].contains(r.lastRun?.status) {
                 lines.append("\(r.pipeline): last error: \(error.split(separator: "\n").first ?? "")")
             }
         }

@@ -1,0 +1,41 @@
+import Foundation
+import Pipeline
+import Storage
+
+extension Feedline {
+    /// Opens the database at `paths.database`: for writing (`run`, `replay`: created and migrated
+    /// if needed, refused when it is another application's or a newer feedline's) or for reading
+    /// (`status`, `intake`: never created or written). The busy timeout comes from
+    /// `FEEDLINE_BUSY_TIMEOUT_MS` (default 10 s for writers, 5 s for readers).
+    func openStore(_ paths: Paths, forWriting: Bool = true) throws -> SQLiteStore {
+        let timeout = try Self.busyTimeout(environment.variables)
+        if forWriting { return try SQLiteStore(path: paths.database.path, busyTimeout: timeout ?? 10) }
+        return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
+    }
+
+    /// Says on stderr why the database could not be opened and returns the exit status: 75 when
+    /// it was busy, 78 when it is missing, refused or the timeout setting is bad, 1 otherwise.
+    func databaseOpenFailure(_ error: Error, paths: Paths) -> ExitStatus {
+        switch error {
+        case let error as DatabaseAccessError:
+            environment.errorOutput("error: \(error)")
+            return error.kind == .busy ? .temporaryFailure : .configuration
+        case let error as RetryConfigurationError:
+            environment.errorOutput("error: \(error)")
+            return .configuration
+        default:
+            environment.errorOutput("error: cannot open the database \(paths.database.path): \(error)")
+            return .failure
+        }
+    }
+
+    /// `FEEDLINE_BUSY_TIMEOUT_MS`: how long a command waits for another process's write lock
+    /// before giving up with exit 75; nil when unset.
+    static func busyTimeout(_ variables: [String: String]) throws -> TimeInterval? {
+        guard let raw = variables["FEEDLINE_BUSY_TIMEOUT_MS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+        guard let ms = Int(raw), (0...3_600_000).contains(ms) else {
+            throw RetryConfigurationError(message: "FEEDLINE_BUSY_TIMEOUT_MS must be a whole number in 0…3600000, not '\(raw)'.")
+        }
+        return Double(ms) / 1000
+    }
+}

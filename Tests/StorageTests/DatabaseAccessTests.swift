@@ -1,0 +1,150 @@
+import Domain
+import Foundation
+import GRDB
+import Pipeline
+@testable import Storage
+import Testing
+import TestSupport
+
+/// What the store will and will not open for writing: another application's file and a newer
+/// feedline's database are refused before anything is written; a busy database says so.
+@Suite struct DatabaseAccessTests {
+    let clock = Date(timeIntervalSince1970: 1_709_704_800)  // 2024-03-06 06:00 UTC
+
+    /// A rollback-journal database of some other program, with a table and a row.
+    func otherApplicationsDatabase(_ url: URL) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')")
+        }
+        try queue.close()
+    }
+
+    @Test("another application's SQLite file is refused, untouched: no tables added, no switch to WAL")
+    func foreignDatabaseIsRefusedBeforeAnythingIsWritten() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("notes.sqlite")
+        try otherApplicationsDatabase(file)
+        let before = try Data(contentsOf: file)
+
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        #expect(error.kind == .notFeedline)
+        #expect(error.message.contains("is not a feedline database"))
+        #expect(error.message.contains("(notes)"))
+        #expect(error.message.contains("new or empty file"))
+        #expect(try Data(contentsOf: file) == before, "the file changed")
+        #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
+        // Readers refuse it too, rather than failing on a missing table.
+        #expect(throws: DatabaseAccessError.self) { try SQLiteStore(readingAt: file.path) }
+    }
+
+    @Test("another GRDB application's migration table does not make a file feedline's")
+    func otherGRDBApplicationIsForeign() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("app.sqlite")
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        let queue = try DatabaseQueue(path: file.path)
+        try migrator.migrate(queue)
+        try queue.close()
+
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        #expect(error.kind == .notFeedline)
+    }
+
+    @Test("a file that is not SQLite at all is refused as a configuration problem")
+    func notSQLiteIsRefused() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("readme.sqlite")
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: file)
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        #expect(error.kind == .notFeedline)
+        #expect(error.message.contains("is not a SQLite database"))
+    }
+
+    @Test("an empty file, or a SQLite file with no tables, becomes a feedline database")
+    func emptyFilesAreAdopted() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let zero = dir.path("zero.sqlite")
+        _ = FileManager.default.createFile(atPath: zero.path, contents: Data())
+        let noTables = dir.path("blank.sqlite")
+        let queue = try DatabaseQueue(path: noTables.path)
+        try queue.write { db in try db.execute(sql: "PRAGMA user_version = 3") }  // a valid header, no schema
+        try queue.close()
+
+        for file in [zero, noTables] {
+            let store = try SQLiteStore(path: file.path)
+            #expect(try store.hasTable("run"), "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test("a database a newer feedline migrated is refused for writing, naming the migration, and still read")
+    func newerDatabaseIsRefusedForWritingButRead() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("feedline.sqlite")
+        do {
+            let store = try SQLiteStore(path: file.path)
+            let run = try store.beginRun(pipeline: "airkorea-seoul", mode: .fixtures, startedAt: clock)
+            _ = try store.load(run: run, finishedAt: { clock }) { _ in LoadCounts() }
+            try store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v42-from-the-future')") }
+        }
+        let before = try Data(contentsOf: file)
+
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        #expect(error.kind == .newerSchema(migration: "v42-from-the-future"))
+        #expect(error.message.hasPrefix("this database was written by a newer feedline (migration v42-from-the-future); upgrade feedline"))
+        #expect(try Data(contentsOf: file) == before)
+
+        let reader = try SQLiteStore(readingAt: file.path)
+        #expect(try reader.pipelineRunSummaries().map(\.status) == ["succeeded"])
+    }
+
+    @Test("a reader never creates a database")
+    func readerNeedsAnExistingFile() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("missing/feedline.sqlite")
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(readingAt: file.path) }
+        #expect(error.kind == .noDatabase)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("missing").path))
+    }
+
+    @Test("a write lock held past the busy timeout is a transient 'database is busy', naming the feedline run holding a lock")
+    func busyDatabaseSaysWhoHoldsIt() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("feedline.sqlite")
+        let me = RunProcess(host: "this-host", pid: 1111, isAlive: { _ in true })
+        let store = try SQLiteStore(path: file.path, busyTimeout: 0.05, process: me)
+        // Another connection, as another process would: it holds the write lock throughout.
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: file.path, configuration: config)
+        try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        defer { try? other.inDatabase { db in try db.execute(sql: "ROLLBACK") } }
+
+        let unnamed = try #require(throws: DatabaseAccessError.self) {
+            try store.beginRun(pipeline: "replay", mode: .replay, startedAt: clock)
+        }
+        #expect(unnamed.kind == .busy)
+        #expect(unnamed.retryability == .transient)
+        #expect(unnamed.message.hasPrefix("database is busy (held by another process)"))
+        #expect(asFeedError(unnamed).retryability == .transient)
+
+        // A feedline run that committed its lock before the holder took the write lock is named.
+        try other.inDatabase { db in
+            try db.execute(sql: "ROLLBACK")
+            try db.execute(sql: "INSERT INTO run_lock VALUES ('airkorea-seoul', 'h:4242:u', 4242, 'other-host', '2024-03-06T05:59:00Z', '2024-03-06T05:59:00Z')")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+        }
+        let named = try #require(throws: DatabaseAccessError.self) {
+            _ = try store.load(run: RunID(1), finishedAt: { clock }) { _ in LoadCounts() }
+        }
+        #expect(named.message.hasPrefix("database is busy (held by feedline run of airkorea-seoul, pid 4242 on other-host since 2024-03-06T05:59:00Z)"))
+    }
+}
