@@ -277,21 +277,32 @@ public struct Feedline: Sendable {
     /// The payload files under `directory`, sorted by path, with the entries named like payloads
     /// that are not regular files: FIFOs, sockets and devices are `skipped` (reason given);
     /// dangling links, link loops and entries that cannot be looked at are `unreadable`.
+    /// Symbolic links to directories are followed (deployments link archives in); a directory
+    /// reached twice (a link back up the tree) is walked once. Hidden entries are left out.
     static func replayFiles(under directory: URL) -> (files: [URL], skipped: [(URL, String)], unreadable: [(file: String, error: String)]) {
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return ([], [], []) }
         var files: [URL] = [], skipped: [(URL, String)] = [], unreadable: [(file: String, error: String)] = []
-        for case let url as URL in walker {
-            let name = url.lastPathComponent
-            guard !name.hasSuffix(".meta.json"), !name.hasPrefix("."), ["xml", "json"].contains(url.pathExtension.lowercased()) else { continue }
-            let kind = ReplayPathKind.of(url.path)
-            switch kind {
-            case .regular: files.append(url)
-            case .directory: continue
-            case .special: skipped.append((url, kind.problem ?? "not a regular file"))
-            case .missing, .danglingLink, .linkLoop, .inaccessible:
-                unreadable.append((url.path, ReplayFileError(problem: kind.problem ?? "cannot be read").description))
+        var visited: Set<String> = []
+        func walk(_ folder: URL) {
+            guard visited.insert(folder.resolvingSymlinksInPath().path).inserted else { return }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+                if folder != directory { unreadable.append((folder.path, ReplayFileError(problem: "the directory cannot be listed").description)) }
+                return
+            }
+            for name in names where !name.hasPrefix(".") {
+                let url = folder.appendingPathComponent(name)
+                let kind = ReplayPathKind.of(url.path)
+                if kind == .directory { walk(url); continue }
+                guard !name.hasSuffix(".meta.json"), ["xml", "json"].contains(url.pathExtension.lowercased()) else { continue }
+                switch kind {
+                case .regular: files.append(url)
+                case .directory: continue
+                case .special: skipped.append((url, kind.problem ?? "not a regular file"))
+                case .missing, .danglingLink, .linkLoop, .inaccessible:
+                    unreadable.append((url.path, ReplayFileError(problem: kind.problem ?? "cannot be read").description))
+                }
             }
         }
+        walk(directory)
         return (files.sorted { $0.path < $1.path }, skipped.sorted { $0.0.path < $1.0.path }, unreadable.sorted { $0.file < $1.file })
     }
 

@@ -123,4 +123,20 @@ struct FeedlineProcess {
         let listed = try FeedlineProcess.run(["pipelines"], in: home)
         #expect(listed.status == 0 && listed.out.contains("11 valid"), "\(listed)")
     }
+
+    @Test func replayFollowsLinkedDirectoriesAndWalksALoopOnce() throws {
+        let dir = try TemporaryDirectory("linked-archive")
+        defer { dir.remove() }
+        let fm = FileManager.default
+        let store = dir.path("store/2024-03-06")
+        try fm.createDirectory(at: store, withIntermediateDirectories: true)
+        try Data("<response/>".utf8).write(to: store.appendingPathComponent("a.xml"))
+        let top = dir.path("archive")
+        try fm.createDirectory(at: top, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(at: top.appendingPathComponent("airkorea"), withDestinationURL: dir.path("store"))
+        try fm.createSymbolicLink(at: store.appendingPathComponent("back-up"), withDestinationURL: top)  // a loop
+        #expect(Feedline.payloadFiles(under: top).map(\.lastPathComponent) == ["a.xml"])
+        try fm.createSymbolicLink(at: dir.path("linked"), withDestinationURL: top)
+        #expect(Feedline.payloadFiles(under: dir.path("linked")).map(\.lastPathComponent) == ["a.xml"])
+    }
 }
