@@ -33,13 +33,13 @@ struct RunControl: Sendable {
         return control
     }
 
-    /// The live fetch path: retries (outermost) around quota counting around API-envelope
-    /// checks around a deadline around the `LiveFetcher` (innermost: key, HTTP, archive).
+    /// The live fetch path: retries (outermost) around quota counting around decoding each page
+    /// once (API error envelopes surface there) around a deadline around the `LiveFetcher` (innermost: key, HTTP, archive).
     /// Every attempt is counted.
     func fetcher(_ live: LiveFetcher, ledger: any QuotaLedger, environment: AppEnvironment) -> any PayloadFetching {
         let logger = environment.logger
         let bounded = DeadlineFetcher(base: live, seconds: fetchDeadline, sleep: sleep)
-        let checked = EnvelopeCheckingFetcher(base: bounded, feeds: environment.feeds)
+        let checked = InspectingFetcher(base: bounded, inspector: PageInspector(feeds: environment.feeds))
         let counted = QuotaCountingFetcher(base: checked, ledger: ledger, limits: limits, environment: environment.variables,
                                            clock: environment.clock, policy: retry)
         return RetryingFetcher(base: counted, policy: retry, sleep: sleep, random: random) { event in

@@ -69,37 +69,23 @@ public struct RetryingFetcher: PayloadFetching {
     }
 }
 
-/// Surfaces API error envelopes while fetching, so that they can be retried like HTTP errors.
-///
-/// data.go.kr answers quota, rate and gateway errors with HTTP 200 and a small XML envelope
-/// (`<OpenAPI_ServiceResponse>…<returnReasonCode>23</returnReasonCode>`); only decoding tells
-/// them from data. This decorator decodes payloads of at most `maxBytes` (an error envelope is a
-/// few hundred bytes) with their feed, discarding the records, and rethrows an `.api` error so
-/// a `RetryingFetcher` above it can decide. Anything else the decode finds (a malformed page)
-/// is left to the runner, which decodes every page again anyway.
-public struct EnvelopeCheckingFetcher: PayloadFetching {
+/// Decodes every page as it is fetched (`PageInspector`), so that the retried unit is fetch +
+/// inspect: data.go.kr answers quota, rate and gateway errors with HTTP 200 and a small XML
+/// envelope (`<OpenAPI_ServiceResponse>…<returnReasonCode>23</returnReasonCode>`) that only
+/// decoding tells from data, and a decorator above this one (`RetryingFetcher`) decides on the
+/// `.api` error it throws like on an HTTP error. The decoded page rides on the payload
+/// (`RawPayload.inspection`) to the load, which writes it without decoding again.
+public struct InspectingFetcher: PayloadFetching {
     public let base: any PayloadFetching
-    public let feeds: [String: any Feed]
-    public let maxBytes: Int
+    public let inspector: PageInspector
 
-    public init(base: any PayloadFetching, feeds: [any Feed], maxBytes: Int = 64 * 1024) {
+    public init(base: any PayloadFetching, inspector: PageInspector) {
         self.base = base
-        self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
-        self.maxBytes = maxBytes
+        self.inspector = inspector
     }
 
     public func fetch(_ request: FeedRequest) async throws -> RawPayload {
-        let payload = try await base.fetch(request)
-        guard payload.byteCount <= maxBytes, let feed = feeds[request.source] else { return payload }
-        var sink = DiscardingSink()
-        do {
-            _ = try feed.decode(payload, context: DecodeContext(request: request), into: &sink)
-        } catch let error as FeedError {
-            if case .api = error.kind { throw error }
-        } catch {
-            // Not an API answer: the runner's own decode reports it.
-        }
-        return payload
+        try inspector.inspect(try await base.fetch(request), request: request)
     }
 }
 

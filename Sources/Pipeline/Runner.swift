@@ -110,10 +110,13 @@ public struct PipelineRunner: Sendable {
             var page = 1
             while true {
                 let request = feed.request(first, page: page) ?? first
-                let payload = try await fetcher.fetch(request)
+                var payload = try await fetcher.fetch(request)
                 let context = DecodeContext(request: request, fallbackParameters: pipeline.fallbackParameters)
-                var discard = DiscardingSink()
-                let summary = try feed.decode(payload, context: context, into: &discard)
+                // Decoded once: by the fetch stage when it inspects pages (live runs), else here.
+                let inspection = try payload.inspection ?? PageInspection(prepared: Self.prepare(
+                    StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path), transform: transform))
+                payload.inspection = inspection
+                let summary = inspection.summary
                 events(.fetched(request, page: page, items: summary.itemCount, reportedTotal: summary.reportedTotal))
                 staged.append(StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path))
                 if feed.request(first, page: page + 1) == nil || feed.isLastPage(summary, of: request) { break }
@@ -128,7 +131,9 @@ public struct PipelineRunner: Sendable {
         return staged
     }
 
-    /// Runs a pipeline live: fetch everything, then load it in one transaction.
+    /// Runs a pipeline live: fetch everything, then load it in one transaction. Each page is
+    /// decoded once, while it is fetched; its records wait in memory for the load (a run holds
+    /// at most `max_pages` pages per request).
     public func runLive(_ pipeline: PipelineDefinition, fetcher: any PayloadFetching) async -> RunReport {
         await run(pipeline.name, mode: .live) {
             let feed = try self.feed(named: pipeline.source)
@@ -241,7 +246,7 @@ public struct PipelineRunner: Sendable {
     /// load back). Memory is one payload's records, as in `replay`.
     private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
         if !force, try session.wasLoaded(sha256: staged.payload.sha256) { return try write(nil, staged, into: session) }
-        return try write(Self.prepare(staged, transform: transform), staged, into: session)
+        return try write(staged.payload.inspection?.prepared ?? Self.prepare(staged, transform: transform), staged, into: session)
     }
 
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
@@ -362,3 +367,38 @@ public func asFeedError(_ error: Error) -> FeedError {
     if let feedError = error as? FeedError { return feedError }
     return FeedError(.malformed, (error as? RetryabilityReporting)?.retryability ?? .terminal, "\(error)")
 }
+
+/// A page decoded once — records mapped and transformed, diagnostics, summary — carried with its
+/// `RawPayload` from the fetch stage to the load, so a live page is never decoded twice.
+public final class PageInspection: Sendable {
+    let prepared: PreparedPayload
+    /// What the page held: item count and the paging numbers the API reported.
+    public var summary: PageSummary { prepared.summary }
+
+    init(prepared: PreparedPayload) { self.prepared = prepared }
+}
+
+/// Decodes fetched pages once, for the fetch stage: a decorator runs it on every page it
+/// fetches, so an API error envelope inside an HTTP 200 (quota, rate, gateway) surfaces inside
+/// the retried unit, and the load reuses the result.
+public struct PageInspector: Sendable {
+    let feeds: [String: any Feed]
+    let transform: MeasurementTransform
+
+    public init(feeds: [any Feed], transform: MeasurementTransform = MeasurementTransform()) {
+        self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        self.transform = transform
+    }
+
+    /// `payload` decoded with the feed that requested it; throws the decoder's `FeedError`
+    /// (API error envelopes, malformed documents). A payload of no known feed is returned as
+    /// it is, for the runner to report.
+    public func inspect(_ payload: RawPayload, request: FeedRequest) throws -> RawPayload {
+        guard let feed = feeds[request.source] else { return payload }
+        var inspected = payload
+        let staged = StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: request), archivePath: payload.file.path)
+        inspected.inspection = PageInspection(prepared: try PipelineRunner.prepare(staged, transform: transform))
+        return inspected
+    }
+}
+

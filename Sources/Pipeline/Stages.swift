@@ -125,6 +125,9 @@ public struct RawPayload: Sendable {
     public var sha256: String
     /// Size in bytes.
     public var byteCount: Int
+    /// The page decoded once, when the fetch stage already did it (`PageInspector`): the load
+    /// writes these records instead of decoding the bytes again.
+    public var inspection: PageInspection?
 
     public init(file: URL, request: FeedRequest?, source: String?, operation: String?, format: PayloadFormat,
                 fetchedAt: Date, httpStatus: Int? = nil, contentType: String? = nil, sha256: String, byteCount: Int) {
