@@ -20,6 +20,8 @@ struct AirKoreaErrorCode: Sendable, Equatable {
     let name: String
     let meaning: String
     let retryability: Retryability
+    /// The daily call quota is used up (code 22): not retried, and no more calls today.
+    var exhaustsDailyQuota: Bool { number == 22 }
 
     /// Which layer answered.
     enum Layer: Sendable {
@@ -84,7 +86,8 @@ struct AirKoreaErrorCode: Sendable, Equatable {
         if let detail = detail.flatMap(WireValue.text), detail != name, !said.contains(detail) { said.append(detail) }
         if !said.isEmpty { sentence += " (“\(said.joined(separator: "”, “"))”)" }
         sentence += ": " + (known?.meaning ?? "a code this feed does not know; treated as not retryable") + "."
-        return FeedError(.api(code: code, name: name), known?.retryability ?? .terminal, sentence, context: context)
+        return FeedError(.api(code: code, name: name), known?.retryability ?? .terminal, sentence, context: context,
+                         exhaustsDailyQuota: known?.exhaustsDailyQuota ?? false)
     }
 
     private static func twoDigits(_ n: Int) -> String { n >= 0 && n < 10 ? "0\(n)" : String(n) }

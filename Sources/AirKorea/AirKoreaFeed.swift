@@ -18,6 +18,9 @@ public struct AirKoreaFeed: Feed {
     public let source = "airkorea"
     /// `AIRKOREA_SERVICE_KEY`: the data.go.kr service key, sent as the `serviceKey` query parameter.
     public let credentialVariable = "AIRKOREA_SERVICE_KEY"
+    /// A data.go.kr development key allows 500 calls a day per API (an operating key more:
+    /// `FEEDLINE_QUOTA_AIRKOREA`).
+    public let dailyCallLimit: Int? = 500
     /// The root the operation paths hang from (`https://apis.data.go.kr/B552584/` live).
     public let baseURL: URL
 

@@ -23,7 +23,7 @@ struct RunControl: Sendable {
     /// The settings in `environment`; throws a sentence naming a bad variable.
     static func from(_ environment: AppEnvironment) throws -> RunControl {
         var control = RunControl(retry: try RetryPolicy.fromEnvironment(environment.variables),
-                                 limits: try QuotaLimits.fromEnvironment(environment.variables, sources: environment.feeds.map(\.source)))
+                                 limits: try QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds))
         if let raw = environment.variables["FEEDLINE_FETCH_DEADLINE_MS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
             guard let ms = Int(raw), (1...3_600_000).contains(ms) else {
                 throw RetryConfigurationError(message: "FEEDLINE_FETCH_DEADLINE_MS must be a whole number in 1…3600000, not '\(raw)'.")

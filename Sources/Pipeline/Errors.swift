@@ -26,6 +26,9 @@ public struct FeedError: Error, Sendable, CustomStringConvertible, Equatable {
         case missingCredential(String)
         /// A pipeline or command asked for something the feed cannot do.
         case invalidRequest
+        /// feedline's own count of today's calls reached the feed's daily limit: the call was
+        /// not made.
+        case quotaExhausted
     }
 
     public var kind: Kind
@@ -35,8 +38,14 @@ public struct FeedError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The redacted URL or file involved.
     public var context: String?
 
-    public init(_ kind: Kind, _ retryability: Retryability, _ message: String, context: String? = nil) {
+    /// Whether the error says the daily call quota is used up: only a run after it resets can
+    /// succeed, so it is not retried and later runs that day do not call. Each feed maps its own
+    /// answers to this (AirKorea: code 22); feedline's own count sets it too (`.quotaExhausted`).
+    public var exhaustsDailyQuota: Bool
+
+    public init(_ kind: Kind, _ retryability: Retryability, _ message: String, context: String? = nil, exhaustsDailyQuota: Bool = false) {
         self.kind = kind; self.retryability = retryability; self.message = message; self.context = context
+        self.exhaustsDailyQuota = exhaustsDailyQuota
     }
 
     public var description: String {

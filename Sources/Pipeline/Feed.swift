@@ -41,6 +41,10 @@ public protocol Feed: Sendable {
     /// The environment variable that must hold the key for live runs.
     var credentialVariable: String { get }
 
+    /// Calls a key may make per API and day, when the API limits them (nil: no limit). Live
+    /// runs count calls against it (`QuotaLimits`); `FEEDLINE_QUOTA_<FEED>` overrides it.
+    var dailyCallLimit: Int? { get }
+
     /// The first-page requests a pipeline asks for. Throws `FeedError` (`.invalidRequest`)
     /// naming the bad operation or parameter.
     func requests(for spec: SourceSpec) throws -> [FeedRequest]
@@ -66,6 +70,9 @@ public protocol Feed: Sendable {
 }
 
 extension Feed {
+    /// No daily limit unless the feed declares one.
+    public var dailyCallLimit: Int? { nil }
+
     /// The spec a live run should use given the pipeline's bookmarks (e.g. fetch only what
     /// changed since the newest modification seen). Default: unchanged.
     public func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec { spec }

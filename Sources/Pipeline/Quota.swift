@@ -55,7 +55,8 @@ public func quotaDay(_ instant: Date) -> LocalDate { HourSlot(containing: instan
 
 /// Calls allowed per day, per API and key, by feed.
 ///
-/// Defaults: `airkorea` 500 (a data.go.kr development key); feeds not listed are not limited.
+/// Defaults: what each feed declares (`Feed.dailyCallLimit`; AirKorea 500, a data.go.kr
+/// development key); a feed declaring none is not limited.
 /// Override with `FEEDLINE_QUOTA_<FEED>` (`FEEDLINE_QUOTA_AIRKOREA=10000` for an operating key,
 /// `none` for no limit, `0` to allow no calls at all).
 public struct QuotaLimits: Sendable, Equatable {
@@ -64,8 +65,12 @@ public struct QuotaLimits: Sendable, Equatable {
 
     public init(perSource: [String: Int]) { self.perSource = perSource }
 
-    /// data.go.kr development keys: 500 calls a day per API.
-    public static let defaults = QuotaLimits(perSource: ["airkorea": 500])
+    /// The limits the feeds declare.
+    public init(feeds: [any Feed]) {
+        var limits: [String: Int] = [:]
+        for feed in feeds { if let limit = feed.dailyCallLimit { limits[feed.source] = limit } }
+        self.init(perSource: limits)
+    }
 
     /// The daily limit of `source`, or nil for none.
     public func limit(for source: String) -> Int? { perSource[source] }
@@ -75,11 +80,11 @@ public struct QuotaLimits: Sendable, Equatable {
         "FEEDLINE_QUOTA_" + String(source.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 
-    /// The limits for `sources` from the environment over `defaults`. Throws a sentence naming
-    /// the variable when a value is neither a whole number ≥ 0 nor `none`.
-    public static func fromEnvironment(_ variables: [String: String], sources: [String], defaults: QuotaLimits = .defaults) throws -> QuotaLimits {
-        var limits = defaults
-        for source in sources {
+    /// The limits of `feeds` from the environment over what the feeds declare. Throws a sentence
+    /// naming the variable when a value is neither a whole number ≥ 0 nor `none`.
+    public static func fromEnvironment(_ variables: [String: String], feeds: [any Feed]) throws -> QuotaLimits {
+        var limits = QuotaLimits(feeds: feeds)
+        for source in feeds.map(\.source) {
             let name = variableName(for: source)
             guard let raw = variables[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { continue }
             if ["none", "unlimited", "off"].contains(raw.lowercased()) {
@@ -171,13 +176,13 @@ public enum QuotaPlanner {
         }
     }
 
-    /// The error for a call refused because feedline's own count reached the limit. It carries
-    /// data.go.kr's daily-quota code (`22`) so the retry policy treats it like the API's own
-    /// answer: transient (a run after midnight KST will work), but not retried today.
+    /// The error for a call refused because feedline's own count reached the limit: transient
+    /// (a run after midnight KST will work) and exhausting the daily quota, like the API's own
+    /// answer, so it is not retried today.
     public static func exhaustedError(_ scope: QuotaScope, day: LocalDate, limit: Int, request: FeedRequest) -> FeedError {
-        FeedError(.api(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"), .transient,
+        FeedError(.quotaExhausted, .transient,
                   "Not calling \(request.operation): feedline has counted \(limit) of the \(limit) calls a day allowed for \(scope) "
                       + "on \(day) (KST); the quota resets at midnight KST (set \(QuotaLimits.variableName(for: scope.source)) if the key allows more).",
-                  context: request.displayURL)
+                  context: request.displayURL, exhaustsDailyQuota: true)
     }
 }

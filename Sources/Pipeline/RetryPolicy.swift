@@ -31,23 +31,20 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxTotalDelay: TimeInterval
     /// Fraction of each wait that is random, in 0…1 (0.5: a wait lies in [d/2, d]).
     public var jitter: Double
-    /// API error codes meaning "the daily quota is used up", compared as integers (`22`).
-    public var dailyQuotaCodes: Set<Int>
 
-    /// 4 attempts, 1 s base, 30 s cap per wait, 60 s in all, half jitter, code 22 = daily quota.
+    /// 4 attempts, 1 s base, 30 s cap per wait, 60 s in all, half jitter.
     public static let standard = RetryPolicy()
 
     /// A policy that never retries.
     public static let never = RetryPolicy(maxAttempts: 1)
 
     public init(maxAttempts: Int = 4, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 30,
-                maxTotalDelay: TimeInterval = 60, jitter: Double = 0.5, dailyQuotaCodes: Set<Int> = [22]) {
+                maxTotalDelay: TimeInterval = 60, jitter: Double = 0.5) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = max(0, baseDelay)
         self.maxDelay = max(0, maxDelay)
         self.maxTotalDelay = max(0, maxTotalDelay)
         self.jitter = min(1, max(0, jitter))
-        self.dailyQuotaCodes = dailyQuotaCodes
     }
 
     /// What to do after a failed attempt.
@@ -96,11 +93,9 @@ public struct RetryPolicy: Sendable, Equatable {
         return raw * (1 - jitter + jitter * r)
     }
 
-    /// Whether `error` says the daily quota is used up (an API code in `dailyQuotaCodes`).
-    public func isDailyQuotaError(_ error: FeedError) -> Bool {
-        guard case .api(let code, _) = error.kind, let number = Int(code.trimmingCharacters(in: .whitespaces)) else { return false }
-        return dailyQuotaCodes.contains(number)
-    }
+    /// Whether `error` says the daily quota is used up (`FeedError.exhaustsDailyQuota`, set by
+    /// the feed that read the answer).
+    public func isDailyQuotaError(_ error: FeedError) -> Bool { error.exhaustsDailyQuota }
 
     /// The sentence appended to an error when retrying stopped, or nil when nothing needs saying
     /// (a terminal error on its first attempt speaks for itself).

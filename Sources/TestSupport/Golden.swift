@@ -113,6 +113,7 @@ public enum Golden {
         case .unrecognised: parts = [("kind", "unrecognised")]
         case .missingCredential(let variable): parts = [("kind", "missing-credential"), ("variable", text(variable))]
         case .invalidRequest: parts = [("kind", "invalid-request")]
+        case .quotaExhausted: parts = [("kind", "quota-exhausted")]
         }
         parts += [("retry", error.retryability.rawValue), ("message", text(error.message))]
         return fields("error", parts)

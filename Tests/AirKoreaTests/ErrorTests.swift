@@ -27,6 +27,7 @@ struct ErrorTests {
         ("33", "33", "UNSIGNED_CALL_ERROR", .terminal),
         ("99", "99", "UNKNOWN_ERROR", .transient),
         (" 22 ", "22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", .transient),
+        ("022", "22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", .transient),
         ("77", "77", "SOMETHING_NEW", .terminal),
         ("E1", "E1", "SOMETHING_NEW", .terminal),
     ]
@@ -37,6 +38,8 @@ struct ErrorTests {
             let error = AirKoreaErrorCode.error(layer: layer, code: raw, reportedName: "SOMETHING_NEW", detail: "SERVICE ERROR", context: "x")
             #expect(error.kind == .api(code: code, name: name))
             #expect(error.retryability == retry)
+            // Only code 22 (as an integer: ` 22 `, `022`) means the daily quota is used up.
+            #expect(error.exhaustsDailyQuota == (code == "22"), "\(raw)")
             #expect(error.message.hasSuffix("."))
             #expect(error.message.contains(code))
         }

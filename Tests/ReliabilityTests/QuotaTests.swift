@@ -1,3 +1,4 @@
+import AirKorea
 import App
 import Domain
 import FeedCore
@@ -25,12 +26,12 @@ import TestSupport
     // MARK: - Pure parts
 
     @Test func limitsComeFromTheEnvironmentOverTheDefaults() throws {
-        #expect(QuotaLimits.defaults.limit(for: "airkorea") == 500)
+        #expect(QuotaLimits(feeds: [AirKoreaFeed()]).limit(for: "airkorea") == 500)
         #expect(QuotaLimits.variableName(for: "airkorea") == "FEEDLINE_QUOTA_AIRKOREA")
-        #expect(try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "10000"], sources: ["airkorea"]).limit(for: "airkorea") == 10000)
-        #expect(try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "none"], sources: ["airkorea"]).limit(for: "airkorea") == nil)
-        #expect(try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "0"], sources: ["airkorea"]).limit(for: "airkorea") == 0)
-        #expect(throws: QuotaConfigurationError.self) { try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "-3"], sources: ["airkorea"]) }
+        #expect(try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "10000"], feeds: [AirKoreaFeed()]).limit(for: "airkorea") == 10000)
+        #expect(try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "none"], feeds: [AirKoreaFeed()]).limit(for: "airkorea") == nil)
+        #expect(try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "0"], feeds: [AirKoreaFeed()]).limit(for: "airkorea") == 0)
+        #expect(throws: QuotaConfigurationError.self) { try QuotaLimits.fromEnvironment(["FEEDLINE_QUOTA_AIRKOREA": "-3"], feeds: [AirKoreaFeed()]) }
     }
 
     @Test func theMinimumCostIsOneCallPerFirstPagePerScope() {
@@ -41,10 +42,10 @@ import TestSupport
         let minimum = QuotaPlanner.minimumCalls(requests) { QuotaScope(request: $0, keyFingerprint: "f") }
         let scope = QuotaScope(source: "airkorea", api: "ArpltnInforInqireSvc", credentialVariable: "AIRKOREA_SERVICE_KEY", keyFingerprint: "f")
         #expect(minimum == [scope: 3])
-        let checks = QuotaPlanner.check(minimum, used: [scope: 498], limits: .defaults, day: Self.day)
+        let checks = QuotaPlanner.check(minimum, used: [scope: 498], limits: QuotaLimits(feeds: [AirKoreaFeed()]), day: Self.day)
         #expect(checks.count == 1 && checks[0].remaining == 2 && !checks[0].fits)
         #expect(checks[0].sentence.contains("needs at least 3 calls; 498 of 500 used today, 2 left"))
-        #expect(QuotaPlanner.check(minimum, used: [scope: 497], limits: .defaults, day: Self.day)[0].fits)
+        #expect(QuotaPlanner.check(minimum, used: [scope: 497], limits: QuotaLimits(feeds: [AirKoreaFeed()]), day: Self.day)[0].fits)
     }
 
     @Test func theFingerprintNeverContainsTheKeyAndIgnoresItsEncoding() {

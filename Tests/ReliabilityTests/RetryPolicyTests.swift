@@ -7,7 +7,8 @@ import Testing
 struct RetryPolicyTests {
     static let http503 = FeedError(.httpStatus(503), .transient, "The server answered HTTP 503 (server error).")
     static let http404 = FeedError(.httpStatus(404), .terminal, "The server answered HTTP 404 (no such endpoint).")
-    static let quota22 = FeedError(.api(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"), .transient, "quota")
+    static let quota22 = FeedError(.api(code: "22", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"), .transient, "quota",
+                                   exhaustsDailyQuota: true)
     static let rate23 = FeedError(.api(code: "23", name: "LIMITED_NUMBER_OF_SERVICE_REQUESTS_PER_SECOND_EXCEEDS_ERROR"), .transient, "rate")
     static let key30 = FeedError(.api(code: "30", name: "SERVICE_KEY_IS_NOT_REGISTERED_ERROR"), .terminal, "key")
 
@@ -29,7 +30,9 @@ struct RetryPolicyTests {
         #expect(policy.decide(FeedError(.transport, .transient, "timed out"), attempt: 1, unitRandom: 0) == .retry(after: 0.5))
         #expect(policy.decide(FeedError(.httpStatus(429), .transient, "429"), attempt: 2, unitRandom: 0) == .retry(after: 1))
         #expect(policy.decide(Self.quota22, attempt: 1, unitRandom: 0.5) == .giveUp(.dailyQuotaExhausted))
-        #expect(policy.decide(FeedError(.api(code: "022", name: "X"), .transient, "q"), attempt: 1, unitRandom: 0) == .giveUp(.dailyQuotaExhausted))
+        // The feed decides what exhausts the quota: an API code alone means nothing to the policy.
+        #expect(policy.decide(FeedError(.api(code: "22", name: "X"), .transient, "q"), attempt: 1, unitRandom: 0) == .retry(after: 0.5))
+        #expect(policy.decide(FeedError(.quotaExhausted, .transient, "counted", exhaustsDailyQuota: true), attempt: 1, unitRandom: 0) == .giveUp(.dailyQuotaExhausted))
         #expect(policy.decide(Self.key30, attempt: 1, unitRandom: 0.5) == .giveUp(.terminal))
         #expect(policy.decide(Self.http404, attempt: 1, unitRandom: 0.5) == .giveUp(.terminal))
         #expect(policy.decide(CancellationError(), attempt: 1, unitRandom: 0.5) == .giveUp(.notAFeedError))

@@ -45,7 +45,7 @@ extension Feedline {
             return .failure
         }
         let rows = Self.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock())
-        let limits = (try? QuotaLimits.fromEnvironment(environment.variables, sources: environment.feeds.map(\.source))) ?? .defaults
+        let limits = (try? QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds)) ?? QuotaLimits(feeds: environment.feeds)
         let quota = usage.map { ($0, limits.limit(for: $0.source)) }
         if json {
             environment.output(Self.statusJSON(rows, quota: quota, day: today))
