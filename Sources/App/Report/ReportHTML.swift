@@ -18,7 +18,7 @@ enum ReportHTML {
     p.subtitle { color: #4b5563; margin: 0 0 16px; }
     p.note, figcaption { color: #4b5563; font-size: 13px; margin: 4px 0 0; }
     p.sparse { background: #fef3c7; border: 1px solid #f59e0b; border-radius: 6px; color: #78350f; padding: 8px 12px; margin: 8px 0 0; font-size: 14px; }
-    td.station { text-align: left; }
+    td.station, table.ranking th:nth-child(2) { text-align: left; }
     .cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 12px; margin: 16px 0; }
     .card { border: 1px solid #e5e7eb; border-radius: 8px; padding: 10px 12px; }
     .card .k { font-size: 12px; color: #6b7280; }
