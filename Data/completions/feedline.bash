@@ -209,6 +209,14 @@ _feedline_run() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion run -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _feedline_replay() {
@@ -326,6 +334,14 @@ _feedline_schedule() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion schedule -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _feedline_crontab() {
@@ -392,6 +408,7 @@ _feedline_query() {
         return
         ;;
     '--saved')
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion query -- --saved "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -416,11 +433,19 @@ _feedline_query() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion query -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _feedline_report() {
     repeating_flags=()
-    non_repeating_flags=(--force --mkdir --version -h --help)
+    non_repeating_flags=(--postings --force --mkdir --version -h --help)
     repeating_options=()
     non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level)
     __feedline_offer_flags_options 0
@@ -494,6 +519,14 @@ _feedline_backfill() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion backfill -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
         return
         ;;
     esac

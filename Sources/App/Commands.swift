@@ -21,7 +21,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
-                      QueryCommand.self, ReportCommand.self, BackfillCommand.self]
+                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, GenerateDocsCommand.self]
     )
 
     public init() {}
@@ -85,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
           feedline run airkorea-provinces --live --json
         """)
 
-    @Argument(help: "Pipeline names (file names in Pipelines/ without .yaml). Default: all.")
+    @Argument(help: "Pipeline names (file names in Pipelines/ without .yaml). Default: all.", completion: .pipelineNames)
     var pipelines: [String] = []
 
     @Flag(help: "Fetch from the live API instead of the fixture files.")
@@ -168,7 +168,12 @@ struct PipelinesCommand: AsyncParsableCommand {
         commandName: "pipelines",
         abstract: "List and validate the pipeline files.",
         discussion: """
-        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one error line per invalid file naming the file and the field. Exits 78 if any file is invalid.
+        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one error line per invalid file naming the file and the field. Exits 78 if any file is invalid. Pipeline names complete in the shell for `run`, `schedule` and `backfill` (see Data/completions/).
+
+        Examples:
+          feedline pipelines                          list and check Pipelines/*.yaml
+          feedline pipelines --pipelines-dir staging  check another directory's files
+          feedline pipelines && feedline run          run only when every file is valid
         """)
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))

@@ -13,9 +13,10 @@ struct IntakeCommand: AsyncParsableCommand {
         --legacy computes the original FineDust app's formula instead (dust × metres × 0.036 × 0.01 per hour, under 500 m counts as indoors = 0, one-hour lag), in exact integer arithmetic.
 
         Examples:
-          feedline intake --station 종로구 --date 2024-03-06 --activity moderate
-          feedline intake --station 종로구 --date 2024-03-06 --metres-per-hour 2000 --hours 7-9
-          feedline intake --station 종로구 --date 2024-03-06 --legacy --metres-per-hour 1000
+          feedline intake --station 종로구 --date 2024-03-06 --activity light
+          feedline intake --station 종로구 --date 2024-03-06 --hours 7-9,18-19
+          feedline intake --station 종로구 --date 2024-03-06 --metres-per-hour 2000
+          feedline intake --station 종로구 --date 2024-03-06 --legacy
         """)
 
     @Option(help: "Station name, as AirKorea spells it (e.g. 종로구).")

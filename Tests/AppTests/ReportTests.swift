@@ -177,7 +177,7 @@ import TestSupport
         try addPosting(env.database)
 
         let status = env.feedline.report(ReportRequest(subject: .station("종로구"), from: LocalDate(iso: "2023-05-13"), to: LocalDate(iso: "2023-05-21"),
-                                                       output: "out/jongno.html", makeDirectories: true), paths: env.paths())
+                                                       output: "out/jongno.html", makeDirectories: true, postings: true), paths: env.paths())
         #expect(status == .success, "\(env.err.text)")
         let file = env.dir.path("out/jongno.html")
         let html = try String(contentsOf: file, encoding: .utf8)
@@ -193,7 +193,7 @@ import TestSupport
         let hours = try count(env.database, "SELECT count(pm10) FROM measurement WHERE station_name = '종로구' AND kst_date BETWEEN '2023-05-13' AND '2023-05-21'")
         #expect(env.out.text.contains("hours with PM10 \(hours)/216"))
 
-        // A province, with the default range (7 days ending on the newest day with data).
+        // A province, with the default range (its 7 newest days with data).
         #expect(env.feedline.report(ReportRequest(subject: .province("서울"), output: "seoul.html"), paths: env.paths()) == .success)
         let seoul = try String(contentsOf: env.dir.path("seoul.html"), encoding: .utf8)
         #expect(seoul.contains("Province"))

@@ -17,7 +17,7 @@ struct BackfillCommand: AsyncParsableCommand {
           feedline backfill airkorea-jongno --from 2024-02-01 --to 2024-03-06 --dry-run
         """)
 
-    @Argument(help: "The pipeline (a realtime-by-station pipeline in Pipelines/).")
+    @Argument(help: "The pipeline (a realtime-by-station pipeline in Pipelines/).", completion: .pipelineNames)
     var pipeline: String
 
     @Option(help: ArgumentHelp("First KST day to fill (YYYY-MM-DD).", valueName: "date"))

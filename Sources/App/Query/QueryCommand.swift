@@ -29,13 +29,13 @@ struct QueryCommand: AsyncParsableCommand {
           feedline query --timeout 0 "select count(*) from measurement"
         """)
 
-    @Argument(help: ArgumentHelp("SQL to run, the name of a saved query, or - to read the SQL from standard input.", valueName: "sql"))
+    @Argument(help: ArgumentHelp("SQL to run, the name of a saved query, or - to read the SQL from standard input.", valueName: "sql"), completion: .savedQueryNames)
     var sql: String?
 
     @Option(help: ArgumentHelp("Read the SQL from a file (- for standard input).", valueName: "path"))
     var file: String?
 
-    @Option(help: ArgumentHelp("Run a saved query, Data/queries/NAME.sql (a plain name: letters, digits, - and _).", valueName: "name"))
+    @Option(help: ArgumentHelp("Run a saved query, Data/queries/NAME.sql (a plain name: letters, digits, - and _).", valueName: "name"), completion: .savedQueryNames)
     var saved: String?
 
     @Flag(help: "List the saved queries with their parameters.")

@@ -10,17 +10,20 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Write a self-contained HTML report (inline SVG charts) for a station or a province.",
         discussion: """
-        The report shows hourly PM10 and PM2.5 on the Korean grade bands, the Korean 24-h standard and the WHO 2021 24-h guideline, daily and 7-day inhaled PM for a walking profile, the PM2.5 / coarse (PM10 − PM2.5) share, exceedance counts and data completeness — plus job postings by region when career data is loaded. One HTML file: no scripts, no network resources; it opens offline and prints. The database is only read.
+        The report shows hourly PM10 and PM2.5 on the Korean grade bands, the Korean 24-h standard and the WHO 2021 24-h guideline, daily and 7-day inhaled PM for a walking profile, the PM2.5 / coarse (PM10 − PM2.5) share, exceedance counts and data completeness; a province report also ranks its stations by mean PM10 and PM2.5. --postings adds job postings by region when career data is loaded. One HTML file: no scripts, no network resources; it opens offline and prints. The database is only read.
+
+        The range defaults to the data present for the station or province: from the oldest to the newest of its 7 newest days with PM data (--days changes the 7), so no empty days pad either end. With --to, those days are counted back from --to; with --from, the range runs to the newest day with data. A range with fewer than 75% of its hours holding data is marked sparse at the top of the report.
+
+        Intake defaults to 5000 m walked in every hour at 5 km/h and moderate activity (1.56 m³/h), i.e. µg = C × 1.56 × 1 h per hour, as `feedline intake` does; change the profile with --activity, --metres-per-hour, --hours and --speed.
 
         -o writes a new file, or replaces an earlier feedline report (a file whose first bytes carry feedline's generator mark); any other existing file is replaced only with --force. A directory, a device, FIFO or socket, the database being read and any SQLite file are always refused. A symbolic link is followed and its target checked the same way. A missing directory is created only with --mkdir. The file is written whole (a temporary file renamed into place), so a failed write leaves the old one. Exit 64 for a refused -o path, 1 when the file system refuses the write.
 
-        The range defaults to the 7 days (KST) ending on the newest day with data. Intake defaults to 5000 m walked in every hour at 5 km/h and moderate activity (1.56 m³/h), i.e. µg = C × 1.56 × 1 h per hour, as `feedline intake` does; change the profile with --activity, --metres-per-hour, --hours and --speed.
-
         Examples:
           feedline report --station 종로구
-          feedline report --station 종로구 --from 2024-03-01 --to 2024-03-31 -o march.html
-          feedline report --province 서울 --days 14
+          feedline report --station 종로구 --from 2024-03-01 --to 2024-03-31
+          feedline report --province 서울 --days 14 -o seoul.html
           feedline report --station 종로구 --hours 7-9,18-19 --metres-per-hour 2000
+          feedline report --province 서울 --postings
         """)
 
     @Option(help: ArgumentHelp("Station name, as AirKorea spells it (e.g. 종로구).", valueName: "name"))
@@ -29,14 +32,17 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Province (시도), e.g. 서울: means over its stations.", valueName: "name"))
     var province: String?
 
-    @Option(help: ArgumentHelp("First day (KST). Default: --days before --to.", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("First day (KST). Default: the oldest of the --days newest days with data.", valueName: "YYYY-MM-DD"))
     var from: String?
 
     @Option(help: ArgumentHelp("Last day (KST). Default: the newest day with data.", valueName: "YYYY-MM-DD"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Days in the range when --from is not given.", valueName: "n"))
+    @Option(help: ArgumentHelp("Days with data the range reaches back over when --from is not given.", valueName: "n"))
     var days: Int = 7
+
+    @Flag(help: "Add a panel of job postings by region (when career data is loaded).")
+    var postings = false
 
     @Option(name: .shortAndLong, help: ArgumentHelp("HTML file to write. Default: report-NAME-FROM_TO.html.", valueName: "path"))
     var out: String?
@@ -85,7 +91,7 @@ struct ReportCommand: AsyncParsableCommand {
             subject: subject, from: from.flatMap(LocalDate.init(iso:)), to: to.flatMap(LocalDate.init(iso:)), days: days, output: out,
             profile: WalkingProfile(activity: ActivityLevel(rawValue: activity)!, metresPerHour: metresPerHour, speed: speed,
                                     hours: IntakeCommand.parseHours(hours)!),
-            force: force, makeDirectories: makeDirectories)
+            force: force, makeDirectories: makeDirectories, postings: postings)
         try finish(Feedline(environment: env).report(request, paths: paths))
     }
 }
@@ -100,7 +106,7 @@ public struct ReportRequest: Sendable {
     public var subject: ReportSubject
     public var from: LocalDate?
     public var to: LocalDate?
-    /// Days in the range when `from` is nil.
+    /// Days with data the range reaches back over when `from` is nil (see `range`).
     public var days: Int
     /// Output file (relative to the working directory); nil: `report-NAME-FROM_TO.html`.
     public var output: String?
@@ -110,9 +116,12 @@ public struct ReportRequest: Sendable {
     public var force: Bool
     /// Create the output's missing parent directories.
     public var makeDirectories: Bool
+    /// Add the job postings by region panel.
+    public var postings: Bool
 
     public init(subject: ReportSubject, from: LocalDate? = nil, to: LocalDate? = nil, days: Int = 7, output: String? = nil,
-                profile: WalkingProfile = .wholeHourModerate, force: Bool = false, makeDirectories: Bool = false) {
+                profile: WalkingProfile = .wholeHourModerate, force: Bool = false, makeDirectories: Bool = false,
+                postings: Bool = false) {
         self.subject = subject
         self.from = from
         self.to = to
@@ -121,6 +130,19 @@ public struct ReportRequest: Sendable {
         self.profile = profile
         self.force = force
         self.makeDirectories = makeDirectories
+        self.postings = postings
+    }
+
+    /// The days to report. Explicit `from`/`to` are kept. Otherwise the range ends on `to` or
+    /// on the newest day with data, and starts on the oldest of `dataDays` (the subject's newest
+    /// `days` days with PM data up to that end, newest first) that lies within `maxDays` of the
+    /// end — so neither end is an empty padding day. Without data days, `days` calendar days.
+    func range(newest: LocalDate, dataDays: [LocalDate]) -> (first: LocalDate, last: LocalDate) {
+        let last = to ?? dataDays.first ?? newest
+        if let from { return (from, last) }
+        let earliest = last.adding(days: -(Self.maxDays - 1))
+        let first = dataDays.prefix(days).last { $0 >= earliest && $0 <= last } ?? last.adding(days: -(days - 1))
+        return (first, last)
     }
 }
 
@@ -144,8 +166,8 @@ extension Feedline {
                     + (known.isEmpty ? "" : " Known: \(known.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."))
                 return .failure
             }
-            let last = request.to ?? found
-            let first = request.from ?? last.adding(days: -(request.days - 1))
+            let dataDays = try source.daysWithData(of: request.subject, through: request.to, limit: request.from == nil ? request.days : 1)
+            let (first, last) = request.range(newest: found, dataDays: dataDays)
             guard first <= last else {
                 err("error: the range \(first) – \(last) is empty (--from is after the newest day with data, \(found)).")
                 return .failure
@@ -155,9 +177,13 @@ extension Feedline {
                 return .failure
             }
             let rows = try source.stationHours(of: request.subject, from: first.adding(days: -6), through: last)
+            let postings = request.postings ? try source.postingsByRegion() : nil
+            if request.postings && (postings ?? []).isEmpty {
+                err("note: --postings: no job postings are loaded in \(paths.database.path); the report has no postings panel.")
+            }
             let model = ReportModel.build(subject: request.subject, subtitle: try source.subtitle(of: request.subject),
                                           first: first, last: last, rows: rows, profile: request.profile,
-                                          postingsByRegion: try source.postingsByRegion(), generatedAt: environment.clock())
+                                          postingsByRegion: postings, generatedAt: environment.clock())
             let html = ReportHTML.render(model, version: FeedlineCommand.configuration.version)
 
             let slug = request.subject.name.map { "/\\:*?\"<>| ".contains($0) ? "_" : $0 }
@@ -171,10 +197,12 @@ extension Feedline {
                 return error.kind == .refused ? .usage : .failure
             }
 
-            let h = model.hoursWithData
-            environment.output("wrote \(file.path)  \(first) – \(last)  hours with PM10 \(h.pm10)/\(model.hoursInRange), PM2.5 \(h.pm25)/\(model.hoursInRange)")
+            let h = model.hoursWithData, total = ReportFormat.count(model.hoursInRange)
+            environment.output("wrote \(file.path)  \(first) – \(last)  hours with PM10 \(ReportFormat.count(h.pm10))/\(total), PM2.5 \(ReportFormat.count(h.pm25))/\(total)")
             if h.pm10 == 0 && h.pm25 == 0 {
                 err("warning: no PM data for '\(request.subject.name)' in \(first) – \(last); the newest day with data is \(found).")
+            } else if model.isSparse {
+                err("note: \(ReportHTML.sparseSentence(model))")
             }
             return .success
         } catch {
@@ -205,6 +233,19 @@ struct ReportSource {
         let result = try database.fetchAll(sql: "SELECT max(m.kst_date) \(Self.provinceJoin) WHERE \(filter(subject))",
                                            parameters: ["name": .text(subject.name)])
         return result.rows.first?.first?.text.flatMap(LocalDate.init(iso:))
+    }
+
+    /// The subject's newest `limit` KST dates with a PM10 or PM2.5 value, on or before `through`
+    /// when given, newest first.
+    func daysWithData(of subject: ReportSubject, through last: LocalDate?, limit: Int) throws -> [LocalDate] {
+        var parameters: [String: SQLValue] = ["name": .text(subject.name)]
+        if let last { parameters["last"] = .text(last.description) }
+        let result = try database.fetchAll(sql: """
+            SELECT DISTINCT m.kst_date \(Self.provinceJoin)
+            WHERE \(filter(subject)) AND (m.pm10 IS NOT NULL OR m.pm25 IS NOT NULL)\(last == nil ? "" : " AND m.kst_date <= :last")
+            ORDER BY m.kst_date DESC LIMIT \(max(limit, 1))
+            """, parameters: parameters)
+        return result.rows.compactMap { $0.first?.text.flatMap(LocalDate.init(iso:)) }
     }
 
     /// Station (or province) names that do have measurements, for the error message.

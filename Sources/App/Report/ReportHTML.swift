@@ -17,6 +17,8 @@ enum ReportHTML {
     h2 { font-size: 18px; margin: 32px 0 6px; padding-bottom: 4px; border-bottom: 1px solid #e5e7eb; }
     p.subtitle { color: #4b5563; margin: 0 0 16px; }
     p.note, figcaption { color: #4b5563; font-size: 13px; margin: 4px 0 0; }
+    p.sparse { background: #fef3c7; border: 1px solid #f59e0b; border-radius: 6px; color: #78350f; padding: 8px 12px; margin: 8px 0 0; font-size: 14px; }
+    td.station, table.ranking th:nth-child(2) { text-align: left; }
     .cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 12px; margin: 16px 0; }
     .card { border: 1px solid #e5e7eb; border-radius: 8px; padding: 10px 12px; }
     .card .k { font-size: 12px; color: #6b7280; }
@@ -43,6 +45,9 @@ enum ReportHTML {
         body.append("<header>")
         body.append("<h1>\(escapeHTML(title))</h1>")
         body.append("<p class=\"subtitle\">\(subjectKind) · \(escapeHTML(range)) (KST) · \(escapeHTML(model.subtitle))</p>")
+        if model.isSparse {
+            body.append("<p class=\"sparse\" id=\"sparse\">\(escapeHTML(sparseSentence(model)))</p>")
+        }
         body.append("</header>")
 
         // Summary cards.
@@ -51,13 +56,18 @@ enum ReportHTML {
         for kind in DustKind.allCases {
             let values = model.hours.compactMap { $0.pm[kind] }
             let mean = values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
-            body.append(card(key: "\(name(kind)) mean", value: mean.map { "\(label($0)) µg/m³" } ?? "no data",
-                             sub: values.max().map { "max \(label($0)) µg/m³" } ?? ""))
+            body.append(card(key: "\(name(kind)) mean", value: mean.map { ReportFormat.quantity($0, .concentration) } ?? "no data",
+                             sub: values.max().map { "max \(ReportFormat.quantity($0, .concentration))" } ?? ""))
         }
-        body.append(card(key: "Hours with PM10 / PM2.5", value: "\(withData.pm10) / \(withData.pm25)",
-                         sub: "of \(model.hoursInRange) hours (\(percent(withData.pm10, model.hoursInRange)) / \(percent(withData.pm25, model.hoursInRange)))"))
-        body.append(card(key: model.stationCount == 1 ? "Station" : "Stations", value: "\(model.stationCount)",
-                         sub: subjectKind == "Station" ? "" : "reporting in the range"))
+        body.append(card(key: "Hours with PM10 / PM2.5", value: "\(ReportFormat.count(withData.pm10)) / \(ReportFormat.count(withData.pm25))",
+                         sub: "of \(ReportFormat.count(model.hoursInRange)) hours (\(ReportFormat.percent(withData.pm10, of: model.hoursInRange)) / \(ReportFormat.percent(withData.pm25, of: model.hoursInRange)))"))
+        if case .province = model.subject {
+            body.append(card(key: model.stationCount == 1 ? "Station" : "Stations", value: ReportFormat.count(model.stationCount),
+                             sub: "reporting in the range"))
+        } else {
+            body.append(card(key: "Days with data", value: "\(ReportFormat.count(model.daysWithData)) / \(ReportFormat.count(model.days.count))",
+                             sub: "days with a PM10 or PM2.5 value"))
+        }
         body.append("</section>")
 
         // Hourly charts.
@@ -72,6 +82,15 @@ enum ReportHTML {
             body.append("</section>")
         }
 
+        // Stations of a province.
+        if case .province = model.subject {
+            body.append("<section id=\"station-ranking\">")
+            body.append("<h2>Stations by mean PM10</h2>")
+            body.append(stationRankingTable(model))
+            body.append("<p class=\"note\">Means of each station's 1-hour values over \(escapeHTML(range)), µg/m³, highest PM10 first (then PM2.5). Hours: hours with a value, of \(ReportFormat.count(model.hoursInRange)). A mean over few hours says little.</p>")
+            body.append("</section>")
+        }
+
         // Intake.
         let profile = model.profile
         let rate = profile.model.walkingRate
@@ -81,7 +100,7 @@ enum ReportHTML {
         body.append("<figure>")
         body.append("<h3>Inhaled per day, µg</h3>")
         body.append(SVGChart.groupedBars(
-            id: "intake-daily", title: "Inhaled µg per day", unit: "µg", days: days,
+            id: "intake-daily", title: "Inhaled µg per day", unit: .micrograms, days: days,
             series: DustKind.allCases.map { kind in
                 SVGChart.BarSeries(name: name(kind), colour: colour(kind),
                                    values: model.days.map { $0.intake[kind].hoursWithData > 0 ? $0.intake[kind].micrograms : nil },
@@ -92,7 +111,7 @@ enum ReportHTML {
         body.append("<figure>")
         body.append("<h3>Inhaled over the 7 days ending each day, µg</h3>")
         body.append(SVGChart.lines(
-            id: "intake-weekly", title: "Inhaled µg over the 7 days ending each day", unit: "µg", days: days,
+            id: "intake-weekly", title: "Inhaled µg over the 7 days ending each day", unit: .micrograms, days: days,
             series: DustKind.allCases.map { kind in
                 SVGChart.BarSeries(name: name(kind), colour: colour(kind),
                                    values: model.days.map { $0.intakeWeek[kind].hoursWithData > 0 ? $0.intakeWeek[kind].micrograms : nil },
@@ -172,10 +191,6 @@ enum ReportHTML {
     static func name(_ kind: DustKind) -> String { kind == .pm10 ? "PM10" : "PM2.5" }
     static func colour(_ kind: DustKind) -> String { kind == .pm10 ? ReportPalette.pm10 : ReportPalette.pm25 }
 
-    static func percent(_ part: Int, _ whole: Int) -> String {
-        whole == 0 ? "–" : "\(label(Double(part) * 100 / Double(whole)))%"
-    }
-
     static func card(key: String, value: String, sub: String) -> String {
         "<div class=\"card\"><div class=\"k\">\(escapeHTML(key))</div><div class=\"v\">\(escapeHTML(value))</div><div class=\"s\">\(escapeHTML(sub))</div></div>"
     }
@@ -196,7 +211,7 @@ enum ReportHTML {
     static func intakeAssumption(_ p: WalkingProfile, rate: Double) -> String {
         let hours = p.hours == Array(0...23) ? "every hour of the day" : "hours \(hourList(p.hours)) KST"
         let walkHours = min(1, p.metresPerHour / (p.speed * 1000))
-        return "Inhaled µg = concentration (µg/m³) × \(label(rate, decimals: 2)) m³/h (\(p.activity.rawValue) activity, US EPA Exposure Factors Handbook 2011, Table 6-2, adults 21–<31) × time walked. Profile: \(label(p.metresPerHour, decimals: 0)) m in \(hours) at \(label(p.speed)) km/h, i.e. \(label(walkHours, decimals: 2)) h of walking per hour. This is an assumption about a person, not a measurement; \"inhaled\" is not \"deposited\"."
+        return "Inhaled µg = concentration (µg/m³) × \(ReportFormat.quantity(rate, .cubicMetresPerHour)) (\(p.activity.rawValue) activity, US EPA Exposure Factors Handbook 2011, Table 6-2, adults 21–<31) × time walked. Profile: \(ReportFormat.quantity(p.metresPerHour, .metres)) in \(hours) at \(ReportFormat.quantity(p.speed, .kilometresPerHour)), i.e. \(ReportFormat.quantity(walkHours, .walkingHours)) of walking per hour. This is an assumption about a person, not a measurement; \"inhaled\" is not \"deposited\"."
     }
 
     static func hourList(_ hours: [Int]) -> String {
@@ -215,8 +230,8 @@ enum ReportHTML {
         var rows = ["<table class=\"intake\"><thead><tr><th>Day (KST)</th><th>PM10 µg</th><th>PM2.5 µg</th><th>hours known, PM10 / PM2.5</th><th>PM10 µg, 7 days</th><th>PM2.5 µg, 7 days</th></tr></thead><tbody>"]
         for day in model.days {
             let i = day.intake, w = day.intakeWeek
-            func shown(_ t: IntakeTotal) -> String { t.hoursWithData == 0 ? "–" : label(t.micrograms) }
-            rows.append("<tr><td>\(day.date)</td><td>\(shown(i.pm10))</td><td>\(shown(i.pm25))</td><td>\(i.pm10.hoursWithData) / \(i.pm25.hoursWithData) of \(i.pm10.hoursExpected)</td><td>\(shown(w.pm10))</td><td>\(shown(w.pm25))</td></tr>")
+            func shown(_ t: IntakeTotal) -> String { t.hoursWithData == 0 ? "–" : ReportFormat.value(t.micrograms, .micrograms) }
+            rows.append("<tr><td>\(day.date)</td><td>\(shown(i.pm10))</td><td>\(shown(i.pm25))</td><td>\(ReportFormat.count(i.pm10.hoursWithData)) / \(ReportFormat.count(i.pm25.hoursWithData)) of \(ReportFormat.count(i.pm10.hoursExpected))</td><td>\(shown(w.pm10))</td><td>\(shown(w.pm25))</td></tr>")
         }
         rows.append("</tbody></table>")
         return rows.joined(separator: "\n")
@@ -225,7 +240,8 @@ enum ReportHTML {
     static func exceedanceTable(_ model: ReportModel) -> String {
         var rows = ["<table class=\"exceedances\"><thead><tr><th>Fraction</th><th>Level</th><th>µg/m³</th><th>Hours above</th><th>Hours with data</th><th>Days above</th><th>Days judged</th></tr></thead><tbody>"]
         for e in model.exceedances {
-            rows.append("<tr><td>\(name(e.kind))</td><td>\(escapeHTML(e.limitName))</td><td>\(label(e.limit))</td><td>\(e.hoursOver)</td><td>\(e.hoursWithData)</td><td>\(e.daysOver)</td><td>\(e.daysJudged)</td></tr>")
+            let counts = [e.hoursOver, e.hoursWithData, e.daysOver, e.daysJudged].map { "<td>\(ReportFormat.count($0))</td>" }.joined()
+            rows.append("<tr><td>\(name(e.kind))</td><td>\(escapeHTML(e.limitName))</td><td>\(ReportFormat.count(Int(e.limit)))</td>\(counts)</tr>")
         }
         rows.append("</tbody></table>")
         return rows.joined(separator: "\n")
@@ -233,10 +249,34 @@ enum ReportHTML {
 
     static func completenessSentence(_ model: ReportModel) -> String {
         let h = model.hoursWithData, total = model.hoursInRange
-        var text = "PM10 has data in \(h.pm10) of \(total) hours (\(percent(h.pm10, total))), PM2.5 in \(h.pm25) of \(total) (\(percent(h.pm25, total)))."
+        let n = ReportFormat.count(total)
+        var text = "PM10 has data in \(ReportFormat.count(h.pm10)) of \(n) hours (\(ReportFormat.percent(h.pm10, of: total))), PM2.5 in \(ReportFormat.count(h.pm25)) of \(n) (\(ReportFormat.percent(h.pm25, of: total)))."
         if model.stationCount > 1, let a = model.stationHourCompleteness.pm10, let b = model.stationHourCompleteness.pm25 {
-            text += " Station-hours: PM10 \(label(a * 100))%, PM2.5 \(label(b * 100))% of \(model.stationCount) stations × \(total) hours."
+            text += " Station-hours: PM10 \(ReportFormat.percent(a)), PM2.5 \(ReportFormat.percent(b)) of \(ReportFormat.count(model.stationCount)) stations × \(n) hours."
         }
         return text
+    }
+
+    /// The note at the top of a sparse report: how many hours and days of the range have data.
+    static func sparseSentence(_ model: ReportModel) -> String {
+        let hours = model.hoursWithAnyData, total = model.hoursInRange
+        let emptyDays = model.days.count - model.daysWithData
+        var text = "Sparse range: only \(ReportFormat.count(hours)) of \(ReportFormat.count(total)) hours have PM data (\(ReportFormat.percent(hours, of: total)))"
+        text += emptyDays == 0 ? "." : "; \(ReportFormat.count(emptyDays)) of \(ReportFormat.count(model.days.count)) days have none."
+        return text + " Means, intake and exceedances cover only those hours."
+    }
+
+    /// A province's stations, ranked (see `ReportModel.stations`).
+    static func stationRankingTable(_ model: ReportModel) -> String {
+        var rows = ["<table class=\"ranking\"><thead><tr><th>#</th><th>Station</th><th>PM10 µg/m³</th><th>PM2.5 µg/m³</th><th>Hours with PM10</th><th>Hours with PM2.5</th></tr></thead><tbody>"]
+        for (i, s) in model.stations.enumerated() {
+            func mean(_ kind: DustKind) -> String { s.mean[kind].map { ReportFormat.value($0, .concentration) } ?? "–" }
+            rows.append("<tr><td>\(i + 1)</td><td class=\"station\">\(escapeHTML(s.station))</td><td>\(mean(.pm10))</td><td>\(mean(.pm25))</td><td>\(ReportFormat.count(s.hoursWithData.pm10))</td><td>\(ReportFormat.count(s.hoursWithData.pm25))</td></tr>")
+        }
+        if model.stations.isEmpty {
+            rows.append("<tr><td></td><td class=\"station\">No station reported in this range.</td><td></td><td></td><td></td><td></td></tr>")
+        }
+        rows.append("</tbody></table>")
+        return rows.joined(separator: "\n")
     }
 }

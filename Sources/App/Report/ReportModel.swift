@@ -135,6 +135,15 @@ public struct ReportModel: Sendable {
         public var daysJudged: Int
     }
 
+    /// One station's figures over the range, for a province's ranking.
+    public struct StationSummary: Sendable, Equatable {
+        public var station: String
+        /// Mean of the station's hourly values in the range, µg/m³; nil without data.
+        public var mean: DustPair<Double?>
+        /// Hours with a value.
+        public var hoursWithData: DustPair<Int>
+    }
+
     public var subject: ReportSubject
     /// Station details or the province's stations, for the header.
     public var subtitle: String
@@ -150,6 +159,9 @@ public struct ReportModel: Sendable {
     public var stationCount: Int
     /// Station-hours with a value ÷ (stations × hours), for a province.
     public var stationHourCompleteness: DustPair<Double?>
+    /// The stations with any row in the range, highest mean PM10 first (then PM2.5, then name);
+    /// stations without a PM10 mean come last.
+    public var stations: [StationSummary]
     public var profile: WalkingProfile
     public var postingsByRegion: [RegionCount]?
     public var generatedAt: Date
@@ -160,6 +172,18 @@ public struct ReportModel: Sendable {
     public var hoursWithData: DustPair<Int> {
         DustPair(pm10: hours.count { $0.pm.pm10 != nil }, pm25: hours.count { $0.pm.pm25 != nil })
     }
+
+    /// Hours with a PM10 or a PM2.5 value.
+    public var hoursWithAnyData: Int { hours.count { $0.pm.pm10 != nil || $0.pm.pm25 != nil } }
+    /// Days with a PM10 or a PM2.5 value in some hour.
+    public var daysWithData: Int { days.count { $0.hoursWithData.pm10 > 0 || $0.hoursWithData.pm25 > 0 } }
+
+    /// Below this share of hours with data, a report says its range is sparse (the 75 % a daily
+    /// mean needs).
+    public static let sparseBelow = Double(ReportLimits.hoursForDailyMean) / 24
+
+    /// Whether fewer than `sparseBelow` of the range's hours have data.
+    public var isSparse: Bool { Double(hoursWithAnyData) < Self.sparseBelow * Double(hoursInRange) }
 
     /// Computes the report from station-hours. `rows` may include the 6 days before `first`
     /// (they feed the first days' 7-day intake); hours outside `first…last` are not shown.
@@ -242,9 +266,30 @@ public struct ReportModel: Sendable {
             result[kind] = Double(inRange.count { $0.pm[kind] != nil }) / Double(stations.count * hours.count)
         }
 
+        let summaries = Dictionary(grouping: inRange, by: \.station).map { station, rows in
+            StationSummary(station: station,
+                           mean: DustPair(pm10: mean(rows.compactMap(\.pm.pm10)), pm25: mean(rows.compactMap(\.pm.pm25))),
+                           hoursWithData: DustPair(pm10: rows.count { $0.pm.pm10 != nil }, pm25: rows.count { $0.pm.pm25 != nil }))
+        }.sorted(by: StationSummary.ranksBefore)
+
         return ReportModel(subject: subject, subtitle: subtitle, first: first, last: last, hours: hours, days: days,
                            exceedances: exceedances, gradeHours: gradeHours, stationCount: stations.count,
-                           stationHourCompleteness: stationHourCompleteness, profile: profile,
+                           stationHourCompleteness: stationHourCompleteness, stations: summaries, profile: profile,
                            postingsByRegion: postingsByRegion, generatedAt: generatedAt)
+    }
+}
+
+extension ReportModel.StationSummary {
+    /// Ranking order: higher mean PM10 first, then higher mean PM2.5, then the name; a missing
+    /// mean ranks below every value.
+    static func ranksBefore(_ a: Self, _ b: Self) -> Bool {
+        for kind in DustKind.allCases where a.mean[kind] != b.mean[kind] {
+            switch (a.mean[kind], b.mean[kind]) {
+            case let (x?, y?): return x > y
+            case (_?, nil): return true
+            default: return false
+            }
+        }
+        return a.station < b.station
     }
 }

@@ -27,13 +27,6 @@ func coordinate(_ v: Double) -> String {
     return r == r.rounded() ? String(Int(r)) : String(format: "%.1f", r)
 }
 
-/// A number for labels: whole numbers without decimals, else one decimal.
-func label(_ v: Double, decimals: Int = 1) -> String {
-    if v.isNaN { return "–" }
-    let scale = pow(10, Double(decimals))
-    let r = (v * scale).rounded() / scale
-    return r == r.rounded() ? String(Int(r)) : String(format: "%.\(decimals)f", r)
-}
 
 // MARK: - Colours
 
@@ -114,7 +107,7 @@ enum SVGChart {
         while v <= max + step / 1000 {
             let y = frame.y(v, max: max)
             parts.append("<line x1=\"\(coordinate(frame.left))\" x2=\"\(coordinate(frame.left + frame.plotWidth))\" y1=\"\(coordinate(y))\" y2=\"\(coordinate(y))\" stroke=\"\(ReportPalette.grid)\" stroke-width=\"1\"/>")
-            parts.append(text(label(v), x: frame.left - 6, y: y + 4, anchor: "end"))
+            parts.append(text(ReportFormat.tick(v, step: step), x: frame.left - 6, y: y + 4, anchor: "end"))
             v += step
         }
         parts.append(text(unit, x: frame.left - 6, y: frame.top - 12, anchor: "end", size: 10))
@@ -239,7 +232,7 @@ enum SVGChart {
     }
 
     /// Bars per day, side by side per series; faded bars mark incomplete days.
-    static func groupedBars(id: String, title: String, unit: String, days: [LocalDate], series: [BarSeries],
+    static func groupedBars(id: String, title: String, unit: ReportUnit, days: [LocalDate], series: [BarSeries],
                             valueLabels: Bool = true) -> String {
         let frame = Frame(height: 240)
         let dataMax = series.flatMap { $0.values.compactMap { $0 } }.max() ?? 0
@@ -247,7 +240,7 @@ enum SVGChart {
         let dayWidth = frame.plotWidth / Double(Swift.max(days.count, 1))
         let barWidth = Swift.min(28, dayWidth * 0.8 / Double(Swift.max(series.count, 1)))
         var parts = [open(id: id, height: frame.height, title: title)]
-        parts.append(yAxis(frame, max: yMax, step: step, unit: unit))
+        parts.append(yAxis(frame, max: yMax, step: step, unit: unit.symbol))
         parts.append(dayAxis(frame, days: days, separators: false))
         parts.append("<g class=\"bars\">")
         for (s, one) in series.enumerated() {
@@ -258,9 +251,9 @@ enum SVGChart {
                 let x = groupLeft + Double(s) * barWidth
                 let y = frame.y(value, max: yMax)
                 let faded = one.faded.contains(i)
-                parts.append("<rect x=\"\(coordinate(x + 1))\" y=\"\(coordinate(y))\" width=\"\(coordinate(barWidth - 2))\" height=\"\(coordinate(frame.plotBottom - y))\" fill=\"\(one.colour)\"\(faded ? " fill-opacity=\"0.35\" stroke=\"\(one.colour)\" stroke-dasharray=\"3 2\"" : "")><title>\(escapeHTML("\(one.name) \(days[i]): \(label(value)) \(unit)\(faded ? " (incomplete)" : "")"))</title></rect>")
+                parts.append("<rect x=\"\(coordinate(x + 1))\" y=\"\(coordinate(y))\" width=\"\(coordinate(barWidth - 2))\" height=\"\(coordinate(frame.plotBottom - y))\" fill=\"\(one.colour)\"\(faded ? " fill-opacity=\"0.35\" stroke=\"\(one.colour)\" stroke-dasharray=\"3 2\"" : "")><title>\(escapeHTML("\(one.name) \(days[i]): \(ReportFormat.quantity(value, unit))\(faded ? " (incomplete)" : "")"))</title></rect>")
                 if valueLabels && days.count <= 16 {
-                    parts.append(text(label(value, decimals: 0), x: x + barWidth / 2, y: y - 3, anchor: "middle", size: 9, fill: ReportPalette.line))
+                    parts.append(text(ReportFormat.value(value, unit), x: x + barWidth / 2, y: y - 3, anchor: "middle", size: 9, fill: ReportPalette.line))
                 }
             }
             parts.append("</g>")
@@ -288,14 +281,14 @@ enum SVGChart {
 
     /// One line per series over the days (e.g. the 7-day intake ending each day); hollow dots
     /// mark days whose value is incomplete.
-    static func lines(id: String, title: String, unit: String, days: [LocalDate], series: [BarSeries]) -> String {
+    static func lines(id: String, title: String, unit: ReportUnit, days: [LocalDate], series: [BarSeries]) -> String {
         let frame = Frame(height: 220)
         let dataMax = series.flatMap { $0.values.compactMap { $0 } }.max() ?? 0
         let (yMax, step) = niceScale(dataMax * 1.1)
         let dayWidth = frame.plotWidth / Double(Swift.max(days.count, 1))
         func x(_ i: Int) -> Double { frame.left + (Double(i) + 0.5) * dayWidth }
         var parts = [open(id: id, height: frame.height, title: title)]
-        parts.append(yAxis(frame, max: yMax, step: step, unit: unit))
+        parts.append(yAxis(frame, max: yMax, step: step, unit: unit.symbol))
         parts.append(dayAxis(frame, days: days, separators: false))
         parts.append("<g class=\"lines\">")
         for one in series {
@@ -312,7 +305,7 @@ enum SVGChart {
             for (i, value) in one.values.enumerated() {
                 guard let value else { continue }
                 let hollow = one.faded.contains(i)
-                parts.append("<circle cx=\"\(coordinate(x(i)))\" cy=\"\(coordinate(frame.y(value, max: yMax)))\" r=\"3.5\" fill=\"\(hollow ? "#ffffff" : one.colour)\" stroke=\"\(one.colour)\" stroke-width=\"1.5\"><title>\(escapeHTML("\(one.name) week ending \(days[i]): \(label(value)) \(unit)\(hollow ? " (incomplete)" : "")"))</title></circle>")
+                parts.append("<circle cx=\"\(coordinate(x(i)))\" cy=\"\(coordinate(frame.y(value, max: yMax)))\" r=\"3.5\" fill=\"\(hollow ? "#ffffff" : one.colour)\" stroke=\"\(one.colour)\" stroke-width=\"1.5\"><title>\(escapeHTML("\(one.name) week ending \(days[i]): \(ReportFormat.quantity(value, unit))\(hollow ? " (incomplete)" : "")"))</title></circle>")
             }
             parts.append("</g>")
         }
@@ -343,10 +336,10 @@ enum SVGChart {
             guard let fine = day.pairedPM25, let coarse = day.pairedCoarse else { continue }
             let x = frame.left + Double(i) * dayWidth + (dayWidth - barWidth) / 2
             let yFine = frame.y(fine, max: yMax), yTotal = frame.y(fine + coarse, max: yMax)
-            parts.append("<rect class=\"fine\" x=\"\(coordinate(x))\" y=\"\(coordinate(yFine))\" width=\"\(coordinate(barWidth))\" height=\"\(coordinate(frame.plotBottom - yFine))\" fill=\"\(ReportPalette.pm25)\"><title>\(escapeHTML("\(day.date) PM2.5 \(label(fine)) µg/m³"))</title></rect>")
-            parts.append("<rect class=\"coarse\" x=\"\(coordinate(x))\" y=\"\(coordinate(yTotal))\" width=\"\(coordinate(barWidth))\" height=\"\(coordinate(yFine - yTotal))\" fill=\"\(ReportPalette.coarse)\"><title>\(escapeHTML("\(day.date) coarse \(label(coarse)) µg/m³"))</title></rect>")
-            if let share = day.fineShare, days.count <= 31 {
-                parts.append(text("\(Int((share * 100).rounded()))%", x: x + barWidth / 2, y: yTotal - 4, anchor: "middle", size: 10, fill: ReportPalette.line))
+            parts.append("<rect class=\"fine\" x=\"\(coordinate(x))\" y=\"\(coordinate(yFine))\" width=\"\(coordinate(barWidth))\" height=\"\(coordinate(frame.plotBottom - yFine))\" fill=\"\(ReportPalette.pm25)\"><title>\(escapeHTML("\(day.date) PM2.5 \(ReportFormat.quantity(fine, .concentration))"))</title></rect>")
+            parts.append("<rect class=\"coarse\" x=\"\(coordinate(x))\" y=\"\(coordinate(yTotal))\" width=\"\(coordinate(barWidth))\" height=\"\(coordinate(yFine - yTotal))\" fill=\"\(ReportPalette.coarse)\"><title>\(escapeHTML("\(day.date) coarse \(ReportFormat.quantity(coarse, .concentration))"))</title></rect>")
+            if let share = day.fineShare, days.count <= 20 {
+                parts.append(text(ReportFormat.percent(share), x: x + barWidth / 2, y: yTotal - 4, anchor: "middle", size: 10, fill: ReportPalette.line))
             }
         }
         parts.append("</g>")
@@ -415,7 +408,7 @@ enum SVGChart {
             let w = maxValue > 0 ? Double(item.1) / maxValue * frame.plotWidth : 0
             parts.append(text(item.0, x: frame.left - 8, y: y + 15, anchor: "end", fill: ReportPalette.line))
             parts.append("<rect x=\"\(coordinate(frame.left))\" y=\"\(coordinate(y + 3))\" width=\"\(coordinate(Swift.max(w, 1)))\" height=\"\(coordinate(rowHeight - 6))\" fill=\"\(ReportPalette.pm10)\"/>")
-            parts.append(text("\(item.1)", x: frame.left + w + 6, y: y + 15, fill: ReportPalette.line))
+            parts.append(text(ReportFormat.count(item.1), x: frame.left + w + 6, y: y + 15, fill: ReportPalette.line))
         }
         parts.append("</g>")
         parts.append("</svg>")

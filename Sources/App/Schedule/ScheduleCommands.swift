@@ -17,7 +17,7 @@ struct ScheduleCommand: AsyncParsableCommand {
           feedline schedule --from-fixtures  fixtures on schedule, no network
         """)
 
-    @Argument(help: "Pipelines to schedule. Default: every pipeline with a schedule.")
+    @Argument(help: "Pipelines to schedule. Default: every pipeline with a schedule.", completion: .pipelineNames)
     var pipelines: [String] = []
 
     @Flag(help: "Run from the pipelines' fixture files instead of the live API (trying it out, tests).")
