@@ -173,13 +173,34 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|replay|pipelines|intake|schedule|crontab|status|query|report|backfill|help)
+    init|run|replay|pipelines|intake|schedule|crontab|status|query|report|backfill|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run replay pipelines intake schedule crontab status query report backfill help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines intake schedule crontab status query report backfill help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_feedline_init() {
+    repeating_flags=()
+    non_repeating_flags=(--force --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
+        return
         ;;
     esac
 }
@@ -188,7 +209,7 @@ _feedline_run() {
     repeating_flags=()
     non_repeating_flags=(--live --json --dry-run --version -h --help)
     repeating_options=()
-    non_repeating_options=(--fixtures --pipelines-dir --archive --db --log-level)
+    non_repeating_options=(--fixtures --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -208,6 +229,9 @@ _feedline_run() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -223,7 +247,7 @@ _feedline_replay() {
     repeating_flags=()
     non_repeating_flags=(--force --json --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--source --db --log-level)
+    non_repeating_options=(--source --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -240,6 +264,9 @@ _feedline_replay() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 }
 
@@ -247,7 +274,7 @@ _feedline_pipelines() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--pipelines-dir --fixtures --db --log-level)
+    non_repeating_options=(--pipelines-dir --fixtures --db --log-level --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -264,6 +291,9 @@ _feedline_pipelines() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 }
 
@@ -271,7 +301,7 @@ _feedline_intake() {
     repeating_flags=()
     non_repeating_flags=(--legacy --version -h --help)
     repeating_options=()
-    non_repeating_options=(--station --date --activity --metres-per-hour --speed --hours --db --log-level)
+    non_repeating_options=(--station --date --activity --metres-per-hour --speed --hours --db --log-level --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -300,6 +330,9 @@ _feedline_intake() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 }
 
@@ -307,7 +340,7 @@ _feedline_schedule() {
     repeating_flags=()
     non_repeating_flags=(--from-fixtures --version -h --help)
     repeating_options=()
-    non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --db --log-level)
+    non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -333,6 +366,9 @@ _feedline_schedule() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -348,7 +384,7 @@ _feedline_crontab() {
     repeating_flags=()
     non_repeating_flags=(--systemd --version -h --help)
     repeating_options=()
-    non_repeating_options=(--executable --repo --log-dir --pipelines-dir --db --log-level)
+    non_repeating_options=(--executable --repo --log-dir --pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -371,6 +407,9 @@ _feedline_crontab() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 }
 
@@ -378,7 +417,7 @@ _feedline_status() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--pipelines-dir --db --log-level)
+    non_repeating_options=(--pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -392,6 +431,9 @@ _feedline_status() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 }
 
@@ -399,7 +441,7 @@ _feedline_query() {
     repeating_flags=()
     non_repeating_flags=(--list --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout --db --log-level)
+    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout --db --log-level --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -432,6 +474,9 @@ _feedline_query() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -447,7 +492,7 @@ _feedline_report() {
     repeating_flags=()
     non_repeating_flags=(--postings --force --mkdir --version -h --help)
     repeating_options=()
-    non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level)
+    non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -488,6 +533,9 @@ _feedline_report() {
     '--log-level')
         return
         ;;
+    '--home')
+        return
+        ;;
     esac
 }
 
@@ -495,7 +543,7 @@ _feedline_backfill() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --version -h --help)
     repeating_options=()
-    non_repeating_options=(--from --to --page-size --pipelines-dir --archive --db --log-level)
+    non_repeating_options=(--from --to --page-size --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -519,6 +567,9 @@ _feedline_backfill() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    '--home')
         return
         ;;
     esac
