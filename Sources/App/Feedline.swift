@@ -75,15 +75,17 @@ public struct Feedline: Sendable {
         let fetcher = LiveFetcher(transport: environment.transport, environment: environment.variables,
                                   archive: PayloadArchive(root: paths.archive), clock: environment.clock)
         if source == .live {
-            // Missing keys fail at once, before anything is fetched or written.
+            // Missing keys fail at once, before anything is fetched or written, all named in one line.
+            var missing: [String] = []
             for feedName in Set(selected.map(\.source)).sorted() {
                 guard let feed = environment.feeds.first(where: { $0.source == feedName }) else { continue }
-                do {
-                    try fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))
-                } catch {
-                    err("error: \(error)")
-                    return .configuration
+                if (try? fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))) == nil {
+                    missing.append(feed.credentialVariable)
                 }
+            }
+            if !missing.isEmpty {
+                err("error: " + missingKeysMessage(missing, names: names, paths: paths))  // Hints.swift
+                return .configuration
             }
         }
 
