@@ -210,7 +210,11 @@ struct PipelinesCommand: AsyncParsableCommand {
         commandName: "pipelines",
         abstract: "List and validate the pipeline files.",
         discussion: """
-        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one error line per invalid file naming the file and the field. Exits 78 if any file is invalid.
+        Prints a table of the valid pipelines (name, feed/operation, format, schedule, time zone, parameters), then a table of every problem in every invalid file (its path, the field, what is wrong), then the counts; --json prints one JSON object instead. A fixture file that does not exist is a warning. Exits 78 if any file is invalid.
+
+        Examples:
+          feedline pipelines
+          feedline pipelines --pipelines-dir /etc/feedline/pipelines --json
         """)
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
@@ -219,11 +223,14 @@ struct PipelinesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Fixtures directory, to check the files pipelines name (default Data/fixtures).", valueName: "dir"))
     var fixtures: String?
 
+    @Flag(help: "Print one JSON object: the pipelines, every problem (file, field, message) and the counts.")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
-        try finish(Feedline(environment: env).listPipelines(paths: paths))
+        try finish(Feedline(environment: env).listPipelines(paths: paths, json: json))
     }
 }
