@@ -422,6 +422,10 @@ public struct Feedline: Sendable {
 
     static func log(_ event: RunEvent, logger: Logger) {
         switch event {
+        case .started(let pipeline):
+            logger.debug("run started", metadata: ["run.pipeline": "\(pipeline)"])
+        case .staged(let count):
+            logger.debug("payloads staged", metadata: ["load.total": "\(count)"])
         case .fetched(let request, let page, let items, let total):
             var metadata: Logger.Metadata = ["feed.operation": "\(request.operation)", "fetch.page": "\(page)", "fetch.items": "\(items)", "fetch.url": "\(request.displayURL)"]
             if page == 1, let total { metadata["fetch.total"] = "\(total)" }
