@@ -80,7 +80,7 @@ import TestSupport
         #expect(draws.last == "CLEAR ")
         // Counters restart after a summary: the second pipeline counts its own files.
         let firstTwo = try #require(draws.firstIndex { $0.contains("airkorea-seoul · files 2/2") })
-        let lastOne = try #require(draws.lastIndex { $0.contains("airkorea-jongno · files 1/1") })
+        let lastOne = try #require(draws.lastIndex { $0.contains("airkorea-jongno · files 1/2") })
         #expect(firstTwo < lastOne)
         #expect(draws.allSatisfy { $0.hasPrefix("CLEAR ") })
     }

@@ -306,8 +306,8 @@ extension Feedline {
         let bare = name.hasSuffix(".sql") ? String(name.dropLast(4)) : name
         var message = "no saved query '\(bare)' in \(environment.displayPath(directory))"
         if known.isEmpty { return message + " (it has no *.sql files)." }
-        if let hint = Suggestions.didYouMean(bare, among: known) { return message + "; \(hint) See `feedline query --list`." }
-        return message + ". See `feedline query --list`."
+        message += Suggestions.didYouMean(bare, among: known).map { "; \($0)" } ?? "."
+        return message + " Known: \(known.joined(separator: ", ")). See `feedline query --list`."
     }
 
     /// Prints a query error (with a hint when views are missing because the file predates them).
