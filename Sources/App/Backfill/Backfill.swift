@@ -34,8 +34,9 @@ extension Feedline {
         let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (all, problems) = catalog.loadAll()
         guard let pipeline = all.first(where: { $0.name == name }) else {
-            if let problem = problems.first(where: { $0.pipelineName == name }) {
-                err("error: \(problem)")
+            let found = problems.filter { $0.pipelineName == name }
+            if !found.isEmpty {
+                for problem in found { err("error: \(problem)") }
             } else {
                 err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
             }

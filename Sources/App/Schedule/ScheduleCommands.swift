@@ -47,7 +47,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = try global.environment()
+        let env = try global.environment(summaryOnStandardOutput: next == nil)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
         let feedline = Feedline(environment: env)
         if let next {
