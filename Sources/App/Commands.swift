@@ -27,9 +27,32 @@ public struct FeedlineCommand: AsyncParsableCommand {
     public init() {}
 
     /// Parses the process's arguments (see `QueryCommand.arguments(_:)` for SQL that starts
-    /// with `--`) and runs the command.
+    /// with `--`) and runs the command. A first word that is no command (`feedline rnu`) stops
+    /// with a usage error naming the closest command (exit 64).
     public static func main() async {
-        await main(QueryCommand.arguments(Array(CommandLine.arguments.dropFirst())))
+        let arguments = QueryCommand.arguments(Array(CommandLine.arguments.dropFirst()))
+        if let message = unknownCommandMessage(arguments) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        await main(arguments)
+    }
+
+    /// The names `feedline` accepts as its first word (`help` included).
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
+
+    /// An error line for a command line whose first word is not a command, with the closest
+    /// command names; nil when the first word is a command or an option.
+    static func unknownCommandMessage(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        // Worded like ArgumentParser's own "Unknown option '--lve'. Did you mean '--live'?".
+        let hint = Suggestions.didYouMean(first, among: commandNames, quote: "'")
+            .map { " \($0.prefix(1).uppercased())\($0.dropFirst())" } ?? ""
+        return "Error: Unknown command '\(first)'.\(hint)\n"
+            + "Commands: \(commandNames.filter { $0 != "help" }.joined(separator: ", ")).\n"
+            + "  See 'feedline --help' for more information."
     }
 }
 
@@ -44,6 +67,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The feedline home (made by `feedline init`); default: $FEEDLINE_HOME, else the nearest directory up from here holding feedline.yaml or Pipelines/.", valueName: "dir"))
     var home: String?
 
+    @Flag(name: .long, help: "Print only what was asked for and what went wrong: query rows, tables, --json documents, --dry-run plans, errors and warnings. Leaves out the progress line, run and backfill summaries and notes (the exit code still says how it went).")
+    var quiet = false
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
@@ -53,7 +79,11 @@ struct GlobalOptions: ParsableArguments {
     /// Builds the live environment with logging on stderr at the chosen level, in the home
     /// found from --home, FEEDLINE_HOME or the working directory (exit 78 when a named home
     /// is missing or its feedline.yaml is invalid).
-    func environment() throws -> AppEnvironment {
+    ///
+    /// `summaryOnStandardOutput`: the command prints only summaries on standard output (`run`
+    /// and `replay` without --json, `backfill` without --json or --dry-run, the scheduler), so
+    /// --quiet silences it; commands that print data leave it false.
+    func environment(summaryOnStandardOutput: Bool = false) throws -> AppEnvironment {
         let level = Logger.Level(rawValue: logLevel) ?? .warning
         var logger = Logger(label: "feedline") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = level
@@ -64,7 +94,19 @@ struct GlobalOptions: ParsableArguments {
             environment.errorOutput("error: \(error)")
             throw ExitCode(ExitStatus.configuration.rawValue)
         }
+        if quiet { return Self.quieted(environment, summaryOnStandardOutput: summaryOnStandardOutput) }
         return TerminalProgress.attach(to: environment)
+    }
+
+    /// `environment` as --quiet makes it: no progress line (it is never attached), `note:`
+    /// lines left out of standard error, and standard output silenced when it carries only
+    /// summaries.
+    static func quieted(_ environment: AppEnvironment, summaryOnStandardOutput: Bool) -> AppEnvironment {
+        var quiet = environment
+        let errorOutput = environment.errorOutput
+        quiet.errorOutput = { text in if !text.hasPrefix("note: ") { errorOutput(text) } }
+        if summaryOnStandardOutput { quiet.output = { _ in } }
+        return quiet
     }
 }
 
@@ -113,7 +155,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = try global.environment()
+        let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
         try finish(await Feedline(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun))
     }
@@ -153,7 +195,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = try global.environment()
+        let env = try global.environment(summaryOnStandardOutput: !json)
         let parameters = Dictionary(params.map { p -> (String, String) in
             let parts = p.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -168,11 +210,12 @@ struct PipelinesCommand: AsyncParsableCommand {
         commandName: "pipelines",
         abstract: "List and validate the pipeline files.",
         discussion: """
-        Prints one line per valid pipeline (name, feed/operation, format, schedule, parameters) and one error line per invalid file naming the file and the field. Exits 78 if any file is invalid. Pipeline names complete in the shell for `run`, `schedule` and `backfill` (see Data/completions/).
+        Prints a table of the valid pipelines (name, feed/operation, format, schedule, time zone, parameters), then a table of every problem in every invalid file (its path, the field, what is wrong), then the counts; --json prints one JSON object instead. A fixture file that does not exist is a warning. Exits 78 if any file is invalid. Pipeline names complete in the shell for `run`, `schedule` and `backfill` (see Data/completions/).
 
         Examples:
           feedline pipelines                          list and check Pipelines/*.yaml
           feedline pipelines --pipelines-dir staging  check another directory's files
+          feedline pipelines --json                   every pipeline and problem as JSON
           feedline pipelines && feedline run          run only when every file is valid
         """)
 
@@ -182,11 +225,14 @@ struct PipelinesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Fixtures directory, to check the files pipelines name (default Data/fixtures).", valueName: "dir"))
     var fixtures: String?
 
+    @Flag(help: "Print one JSON object: the pipelines, every problem (file, field, message) and the counts.")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
-        try finish(Feedline(environment: env).listPipelines(paths: paths))
+        try finish(Feedline(environment: env).listPipelines(paths: paths, json: json))
     }
 }

@@ -18,21 +18,71 @@ public struct Feedline: Sendable {
 
     // MARK: - pipelines
 
-    /// Lists and validates the pipeline files.
-    public func listPipelines(paths: Paths) -> ExitStatus {
+    /// Lists and validates the pipeline files: a table of the valid pipelines, then a table of
+    /// every problem in every invalid file (its path, the field, what is wrong), then the counts;
+    /// with `json`, one JSON object instead. A fixture file that does not exist is a warning on
+    /// standard error. Exit: 0 all valid; 78 any file invalid (or none to list).
+    public func listPipelines(paths: Paths, json: Bool = false) -> ExitStatus {
         let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (pipelines, problems) = catalog.loadAll()
+        var invalidFiles: [String] = []
+        for problem in problems where !invalidFiles.contains(problem.file) { invalidFiles.append(problem.file) }
+        var missingFixtures: [String: [String]] = [:]
         for p in pipelines {
-            let params = p.spec.parameters.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " ")
-            out("\(p.name)\t\(p.source)/\(p.spec.operation)\t\(p.spec.format.rawValue)\t\(p.schedule ?? "-") \(p.timeZone)\t\(params)")
             for fixture in p.fixtures where !FileManager.default.fileExists(atPath: paths.fixtures.appendingPathComponent(fixture).path) {
-                err("warning: \(p.file): field 'fixtures': \(fixture) does not exist under \(paths.fixtures.path).")
+                missingFixtures[p.name, default: []].append(fixture)
+                err("warning: \(p.file): field 'fixtures': \(fixture) does not exist under \(environment.displayPath(paths.fixtures)).")
             }
         }
-        for problem in problems { err("error: \(problem)") }
-        if pipelines.isEmpty && problems.isEmpty { err("No pipeline files (*.yaml) in \(paths.pipelines.path).") }
-        out("\(pipelines.count) valid, \(problems.count) invalid")
+        if json {
+            out(Self.pipelinesJSON(pipelines, problems: problems, invalidFiles: invalidFiles, missingFixtures: missingFixtures))
+        } else {
+            if !pipelines.isEmpty {
+                var table = TextTable(["PIPELINE", "FEED/OPERATION", "FORMAT", "SCHEDULE", "TIME ZONE", "PARAMETERS"])
+                for p in pipelines {
+                    let params = p.spec.parameters.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " ")
+                    table.append([p.name, "\(p.source)/\(p.spec.operation)", p.spec.format.rawValue, p.schedule ?? "-", p.timeZone, params])
+                }
+                out(table.text)
+            }
+            if !problems.isEmpty {
+                var table = TextTable(["FILE", "FIELD", "PROBLEM"])
+                for problem in problems { table.append([problem.file, problem.field ?? "-", problem.message]) }
+                if !pipelines.isEmpty { out("") }
+                out(table.text)
+            }
+            if !pipelines.isEmpty || !problems.isEmpty { out("") }
+            out("\(pipelines.count) valid, \(invalidFiles.count) invalid"
+                + (problems.count > invalidFiles.count ? " (\(problems.count) problems)" : ""))
+        }
+        if pipelines.isEmpty && problems.isEmpty { err("No pipeline files (*.yaml) in \(environment.displayPath(paths.pipelines)).") }
+        if !invalidFiles.isEmpty {
+            let files = invalidFiles.count == 1 ? "file is" : "files are"
+            err("error: \(invalidFiles.count) pipeline \(files) invalid (\(problems.count) problem\(problems.count == 1 ? "" : "s")): \(invalidFiles.joined(separator: ", ")).")
+        }
         return problems.isEmpty ? .success : .configuration
+    }
+
+    /// `feedline pipelines --json`: `{"pipelines": […], "problems": [{"file", "field", "message",
+    /// "pipeline"}], "valid": N, "invalid": M}`.
+    static func pipelinesJSON(_ pipelines: [PipelineDefinition], problems: [PipelineCatalog.Problem], invalidFiles: [String],
+                              missingFixtures: [String: [String]]) -> String {
+        let listed: [[String: Any]] = pipelines.map { p in
+            [
+                "name": p.name, "file": p.file, "description": p.description ?? NSNull(), "source": p.source,
+                "operation": p.spec.operation, "format": p.spec.format.rawValue, "page_size": p.spec.pageSize,
+                "max_pages": p.spec.maxPages, "schedule": p.schedule ?? NSNull(), "timezone": p.timeZone,
+                "catch_up": p.catchUp.rawValue, "target": p.target ?? NSNull(),
+                "parameters": Dictionary(p.spec.parameters.map { ($0.name, $0.values) }, uniquingKeysWith: { a, _ in a }),
+                "fixtures": p.fixtures, "missing_fixtures": missingFixtures[p.name] ?? [],
+            ]
+        }
+        let found: [[String: Any]] = problems.map {
+            ["file": $0.file, "field": $0.field ?? NSNull(), "message": $0.message, "pipeline": $0.pipelineName]
+        }
+        let object: [String: Any] = ["pipelines": listed, "problems": found, "valid": pipelines.count, "invalid": invalidFiles.count]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     // MARK: - run
@@ -75,15 +125,17 @@ public struct Feedline: Sendable {
         let fetcher = LiveFetcher(transport: environment.transport, environment: environment.variables,
                                   archive: PayloadArchive(root: paths.archive), clock: environment.clock)
         if source == .live {
-            // Missing keys fail at once, before anything is fetched or written.
+            // Missing keys fail at once, before anything is fetched or written, all named in one line.
+            var missing: [String] = []
             for feedName in Set(selected.map(\.source)).sorted() {
                 guard let feed = environment.feeds.first(where: { $0.source == feedName }) else { continue }
-                do {
-                    try fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))
-                } catch {
-                    err("error: \(error)")
-                    return .configuration
+                if (try? fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))) == nil {
+                    missing.append(feed.credentialVariable)
                 }
+            }
+            if !missing.isEmpty {
+                err("error: " + missingKeysMessage(missing, names: names, paths: paths))  // Hints.swift
+                return .configuration
             }
         }
 
@@ -370,6 +422,10 @@ public struct Feedline: Sendable {
 
     static func log(_ event: RunEvent, logger: Logger) {
         switch event {
+        case .started(let pipeline):
+            logger.debug("run started", metadata: ["run.pipeline": "\(pipeline)"])
+        case .staged(let count):
+            logger.debug("payloads staged", metadata: ["load.total": "\(count)"])
         case .fetched(let request, let page, let items, let total):
             var metadata: Logger.Metadata = ["feed.operation": "\(request.operation)", "fetch.page": "\(page)", "fetch.items": "\(items)", "fetch.url": "\(request.displayURL)"]
             if page == 1, let total { metadata["fetch.total"] = "\(total)" }

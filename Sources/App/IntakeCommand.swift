@@ -17,6 +17,7 @@ struct IntakeCommand: AsyncParsableCommand {
           feedline intake --station 종로구 --date 2024-03-06 --hours 7-9,18-19
           feedline intake --station 종로구 --date 2024-03-06 --metres-per-hour 2000
           feedline intake --station 종로구 --date 2024-03-06 --legacy
+          feedline intake --station 종로구 --date 2024-03-06 --json
         """)
 
     @Option(help: "Station name, as AirKorea spells it (e.g. 종로구).")
@@ -39,6 +40,9 @@ struct IntakeCommand: AsyncParsableCommand {
 
     @Flag(help: "Use the original app's formula (labelled LEGACY), in exact integer arithmetic.")
     var legacy = false
+
+    @Flag(help: "Print one JSON object: the settings, the day's hours, the day, each of the 7 days and the week (µg; null where no hour had data).")
+    var json = false
 
     @OptionGroup var global: GlobalOptions
 
@@ -69,7 +73,7 @@ struct IntakeCommand: AsyncParsableCommand {
         let paths = Paths(environment: env, database: global.db)
         let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
                                     metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
-        try finish(Feedline(environment: env).intake(request, paths: paths))
+        try finish(Feedline(environment: env).intake(request, paths: paths, json: json))
     }
 }
 
@@ -92,7 +96,9 @@ public struct IntakeRequest: Sendable {
 extension Feedline {
     /// Prints a station's day and week of inhaled PM, computed by the Domain intake model from
     /// the stored measurements.
-    public func intake(_ request: IntakeRequest, paths: Paths) -> ExitStatus {
+    /// Exit: 0 printed; 1 no measurements for the station (with the close station names);
+    /// 78 no database.
+    public func intake(_ request: IntakeRequest, paths: Paths, json: Bool = false) -> ExitStatus {
         guard FileManager.default.fileExists(atPath: paths.database.path) else {
             environment.errorOutput("error: no database at \(paths.database.path); run `feedline run` first.")
             return .configuration
@@ -100,7 +106,7 @@ extension Feedline {
         do {
             let store = try openStore(paths, forWriting: false)  // a reader: never migrates or writes
             guard try store.hasStation(request.station) else {
-                environment.errorOutput("error: no measurements for station '\(request.station)' in \(paths.database.path).")
+                environment.errorOutput("error: " + unknownStationMessage(request.station, paths: paths))
                 return .failure
             }
             let first = request.date.adding(days: -6)
@@ -118,12 +124,29 @@ extension Feedline {
                 ? IntakeCalculator(model: LegacyIntakeModel(arithmetic: .exactInteger), pairing: .legacyOneHourLag)
                 : IntakeCalculator(model: InhalationIntakeModel(walkingActivity: request.activity, walkingSpeed: request.speed))
             let week = calculator.weekly(endingOn: request.date, concentrations: pm, distances: HourlySeries(distances))
-            environment.output(IntakeReport(request: request, week: week).text)
+            let report = IntakeReport(request: request, week: week)
+            environment.output(json ? report.json : report.text)
             return .success
         } catch {
             environment.errorOutput("error: \(error)")
             return .failure
         }
+    }
+}
+
+extension Feedline {
+    /// `no measurements for station 'X' in DB; did you mean `Y`? Known: …` (the stations that
+    /// have measurements, closest first, as `report` lists them).
+    func unknownStationMessage(_ station: String, paths: Paths) -> String {
+        var message = "no measurements for station '\(station)' in \(environment.displayPath(paths.database))"
+        guard let database = try? ReadOnlyDatabase(path: paths.database.path),
+              let known = try? ReportSource(database: database).knownNames(of: .station(station)), !known.isEmpty else {
+            return message + "."
+        }
+        let close = Suggestions.close(to: station, among: known)
+        if let hint = Suggestions.didYouMean(station, among: known) { message += "; \(hint)" } else { message += "." }
+        let rest = close + known.filter { !close.contains($0) }
+        return message + " Known: \(rest.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."
     }
 }
 
@@ -159,6 +182,37 @@ struct IntakeReport {
         lines.append("today ÷ week  PM10 \(Self.percent(week.pm10.todayRatio))   PM2.5 \(Self.percent(week.pm25.todayRatio))")
         lines.append("daily average (week ÷ 7)  PM10 \(Self.num(week.pm10.dailyAverageMicrograms, 1)) µg   PM2.5 \(Self.num(week.pm25.dailyAverageMicrograms, 1)) µg")
         return lines.joined(separator: "\n")
+    }
+
+    /// The same figures as one JSON object (µg rounded to 0.001; a total with no hour of data
+    /// is null, never 0).
+    var json: String {
+        func number(_ v: Double?) -> Any { v.map { ($0 * 1000).rounded() / 1000 } ?? NSNull() }
+        func total(_ t: IntakeTotal) -> [String: Any] {
+            ["ug": t.hoursWithData == 0 ? NSNull() : number(t.micrograms), "hours_with_data": t.hoursWithData, "hours_expected": t.hoursExpected]
+        }
+        let today10 = week.pm10.today, today25 = week.pm25.today
+        let hours: [[String: Any]] = zip(today10.hours, today25.hours).map { h10, h25 in
+            ["hour": h10.walkingSlot.hour, "pm10_ug_m3": number(h10.concentration), "pm25_ug_m3": number(h25.concentration),
+             "pm10_ug": number(h10.micrograms), "pm25_ug": number(h25.micrograms)]
+        }
+        let days: [[String: Any]] = zip(week.pm10.days, week.pm25.days).map { d10, d25 in
+            ["date": d10.date.description, "pm10": total(d10.total), "pm25": total(d25.total)]
+        }
+        var object: [String: Any] = [
+            "station": request.station, "date": request.date.description,
+            "model": request.legacy ? "legacy" : "epa-efh-2011", "activity": request.activity.rawValue,
+            "metres_per_hour": number(request.metresPerHour), "speed_km_h": number(request.speed), "walking_hours": request.hours,
+            "hours": hours,
+            "day": ["pm10": total(today10.total), "pm25": total(today25.total)],
+            "days": days,
+            "week": ["pm10": total(week.pm10.total), "pm25": total(week.pm25.total),
+                     "today_share": ["pm10": number(week.pm10.todayRatio), "pm25": number(week.pm25.todayRatio)],
+                     "daily_average_ug": ["pm10": number(week.pm10.dailyAverageMicrograms), "pm25": number(week.pm25.dailyAverageMicrograms)]],
+        ]
+        if !request.legacy { object["inhalation_m3_per_h"] = InhalationRates.efh2011Adults21To31.rate(for: request.activity) }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// A total with its completeness; no data at all prints as "no data", never as 0.

@@ -39,6 +39,13 @@ public struct PipelineCatalog: Sendable {
         public var pipelineName: String { URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent }
     }
 
+    /// Several problems with one pipeline file, found in one reading (every unknown field and
+    /// every bad field, in the order the fields are checked).
+    public struct Problems: Error, CustomStringConvertible, Sendable {
+        public var problems: [Problem]
+        public var description: String { problems.map(\.description).joined(separator: "\n") }
+    }
+
     static let knownFields: Set<String> = [
         "description", "source", "operation", "parameters", "format", "page_size", "max_pages", "target",
         "schedule", "timezone", "catch_up", "fixtures",
@@ -62,14 +69,18 @@ public struct PipelineCatalog: Sendable {
         var pipelines: [PipelineDefinition] = []
         var problems: [Problem] = []
         for file in files {
-            do { pipelines.append(try load(file)) } catch let problem as Problem { problems.append(problem) } catch {
+            do { pipelines.append(try load(file)) } catch let problem as Problem { problems.append(problem) } catch let found as Problems {
+                problems += found.problems
+            } catch {
                 problems.append(Problem(file: displayPath(file), field: nil, message: "\(error)"))
             }
         }
         return (pipelines, problems)
     }
 
-    /// Loads and validates one file.
+    /// Loads and validates one file. A file that cannot be read as a YAML mapping throws one
+    /// `Problem`; otherwise every field is checked and all that is wrong is thrown together
+    /// (`Problems`, or a `Problem` when there is one).
     public func load(_ file: URL) throws -> PipelineDefinition {
         let name = file.deletingPathExtension().lastPathComponent
         let label = displayPath(file)
@@ -92,8 +103,14 @@ public struct PipelineCatalog: Sendable {
             throw problem(nil, "is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
         }
         guard let map = parsed as? [String: Any] else { throw problem(nil, "must be a mapping of fields (source, operation, …).") }
-        if let unknown = map.keys.filter({ !Self.knownFields.contains($0) }).sorted().first {
-            throw problem(unknown, "is not a known field; known fields: \(Self.knownFields.sorted().joined(separator: ", ")).")
+        // From here on, each field's problem is noted and checking goes on.
+        var found: [Problem] = []
+        func checked<T>(_ body: () throws -> T) -> T? {
+            do { return try body() } catch let p as Problem { found.append(p) } catch { found.append(problem(nil, "\(error)")) }
+            return nil
+        }
+        for unknown in map.keys.filter({ !Self.knownFields.contains($0) }).sorted() {
+            found.append(problem(unknown, "is not a known field; known fields: \(Self.knownFields.sorted().joined(separator: ", "))."))
         }
         func string(_ field: String, required: Bool = false) throws -> String? {
             guard let value = map[field] else {
@@ -109,64 +126,92 @@ public struct PipelineCatalog: Sendable {
             return n
         }
 
-        let source = try string("source", required: true)!
-        guard let feed = feeds[source] else {
-            throw problem("source", "'\(source)' is not a known feed; known: \(feeds.keys.sorted().joined(separator: ", ")).")
+        let source = checked { try string("source", required: true)! }
+        var feed: (any Feed)?
+        if let source {
+            feed = feeds[source]
+            if feed == nil { found.append(problem("source", "'\(source)' is not a known feed; known: \(feeds.keys.sorted().joined(separator: ", ")).")) }
         }
-        let operation = try string("operation", required: true)!
-        let formatText = try string("format") ?? "xml"
-        guard let format = PayloadFormat(rawValue: formatText.lowercased()) else { throw problem("format", "must be xml or json, not '\(formatText)'.") }
+        let operation = checked { try string("operation", required: true)! }
+        let format = checked { () throws -> PayloadFormat in
+            let formatText = try string("format") ?? "xml"
+            guard let format = PayloadFormat(rawValue: formatText.lowercased()) else { throw problem("format", "must be xml or json, not '\(formatText)'.") }
+            return format
+        }
 
         var parameters: [(name: String, values: [String])] = []
+        var parametersValid = true
         if let raw = map["parameters"] {
-            guard let dict = raw as? [String: Any] else { throw problem("parameters", "must be a mapping of name: value (or name: [values]).") }
-            for key in dict.keys.sorted() {
-                let value = dict[key]!
-                if let list = value as? [Any] {
-                    let values = list.compactMap(Self.scalarText)
-                    guard values.count == list.count, !values.isEmpty else { throw problem("parameters.\(key)", "must be a value or a non-empty list of values.") }
-                    parameters.append((key, values))
-                } else if let scalar = Self.scalarText(value) {
-                    parameters.append((key, [scalar]))
-                } else {
-                    throw problem("parameters.\(key)", "must be a value or a list of values.")
+            if let dict = raw as? [String: Any] {
+                for key in dict.keys.sorted() {
+                    let value = dict[key]!
+                    if let list = value as? [Any] {
+                        let values = list.compactMap(Self.scalarText)
+                        if values.count == list.count, !values.isEmpty { parameters.append((key, values)); continue }
+                        found.append(problem("parameters.\(key)", "must be a value or a non-empty list of values."))
+                    } else if let scalar = Self.scalarText(value) {
+                        parameters.append((key, [scalar])); continue
+                    } else {
+                        found.append(problem("parameters.\(key)", "must be a value or a list of values."))
+                    }
+                    parametersValid = false
                 }
+            } else {
+                found.append(problem("parameters", "must be a mapping of name: value (or name: [values])."))
+                parametersValid = false
             }
         }
-        let spec = SourceSpec(operation: operation, parameters: parameters, format: format,
-                              pageSize: try integer("page_size", default: 1000, range: 1...10_000),
-                              maxPages: try integer("max_pages", default: 100, range: 1...100_000))
-        var checked = spec  // placeholders ({today}) checked as a real date
-        checked.parameters = spec.parameters.map { p in
-            (p.name, p.values.map { $0.replacingOccurrences(of: "{today}", with: "2024-01-01").replacingOccurrences(of: "{yesterday}", with: "2024-01-01") })
+        let pageSize = checked { try integer("page_size", default: 1000, range: 1...10_000) }
+        let maxPages = checked { try integer("max_pages", default: 100, range: 1...100_000) }
+        var spec: SourceSpec?
+        if let operation, let format, let pageSize, let maxPages {
+            spec = SourceSpec(operation: operation, parameters: parameters, format: format, pageSize: pageSize, maxPages: maxPages)
         }
-        do { _ = try feed.requests(for: checked) } catch let error as FeedError {
-            throw problem(error.message.contains("operation") ? "operation" : "parameters", error.message)
+        if let feed, var checkedSpec = spec, parametersValid {  // placeholders ({today}) checked as a real date
+            checkedSpec.parameters = checkedSpec.parameters.map { p in
+                (p.name, p.values.map { $0.replacingOccurrences(of: "{today}", with: "2024-01-01").replacingOccurrences(of: "{yesterday}", with: "2024-01-01") })
+            }
+            do { _ = try feed.requests(for: checkedSpec) } catch let error as FeedError {
+                found.append(problem(error.message.contains("operation") ? "operation" : "parameters", error.message))
+            } catch {
+                found.append(problem("parameters", "\(error)"))
+            }
         }
         var fixtures: [String] = []
         if let raw = map["fixtures"] {
             if let list = raw as? [Any] {
                 fixtures = list.compactMap(Self.scalarText)
-                guard fixtures.count == list.count else { throw problem("fixtures", "must be a list of file paths.") }
+                if fixtures.count != list.count { found.append(problem("fixtures", "must be a list of file paths.")) }
             } else if let single = Self.scalarText(raw) {
                 fixtures = [single]
             } else {
-                throw problem("fixtures", "must be a list of file paths.")
+                found.append(problem("fixtures", "must be a list of file paths."))
             }
         }
-        let schedule = try string("schedule")
-        if let schedule {
-            do { _ = try CronExpression(parsing: schedule) } catch { throw problem("schedule", error.description) }
+        let schedule = checked { () throws -> String? in
+            let schedule = try string("schedule")
+            if let schedule {
+                do { _ = try CronExpression(parsing: schedule) } catch { throw problem("schedule", "\(error)") }
+            }
+            return schedule
         }
-        let timeZone = try string("timezone") ?? CronSchedule.defaultTimeZoneIdentifier
-        guard TimeZone(identifier: timeZone) != nil else { throw problem("timezone", "'\(timeZone)' is not a known time zone.") }
-        let catchUpText = try string("catch_up") ?? CatchUpPolicy.latest.rawValue
-        guard let catchUp = CatchUpPolicy(rawValue: catchUpText) else {
-            throw problem("catch_up", "must be latest or all, not '\(catchUpText)'.")
+        let timeZone = checked { () throws -> String in
+            let timeZone = try string("timezone") ?? CronSchedule.defaultTimeZoneIdentifier
+            guard TimeZone(identifier: timeZone) != nil else { throw problem("timezone", "'\(timeZone)' is not a known time zone.") }
+            return timeZone
         }
-        return PipelineDefinition(name: name, description: try string("description"), source: source, spec: spec,
-                                  target: try string("target"), schedule: schedule, timeZone: timeZone,
-                                  fixtures: fixtures, file: label, catchUp: catchUp)
+        let catchUp = checked { () throws -> CatchUpPolicy in
+            let catchUpText = try string("catch_up") ?? CatchUpPolicy.latest.rawValue
+            guard let catchUp = CatchUpPolicy(rawValue: catchUpText) else { throw problem("catch_up", "must be latest or all, not '\(catchUpText)'.") }
+            return catchUp
+        }
+        let description = checked { try string("description") }
+        let target = checked { try string("target") }
+        if found.count == 1 { throw found[0] }
+        if !found.isEmpty { throw Problems(problems: found) }
+        return PipelineDefinition(name: name, description: description!, source: source!, spec: spec!,
+                                  target: target!, schedule: schedule!, timeZone: timeZone!,
+                                  fixtures: fixtures, file: label, catchUp: catchUp!)
     }
 
     static func scalarText(_ value: Any) -> String? {

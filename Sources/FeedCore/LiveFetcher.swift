@@ -24,7 +24,7 @@ public struct LiveFetcher: PayloadFetching {
         guard let requirement else { return }
         guard let raw = environment[requirement.environmentVariable], APIKey(raw) != nil else {
             throw FeedError(.missingCredential(requirement.environmentVariable), .terminal,
-                            "Live mode needs an API key: set \(requirement.environmentVariable) in the environment (or run with --fixtures).")
+                            "Live mode needs an API key: set \(requirement.environmentVariable) in the environment; without one, run the pipeline without --live to load its fixture files.")
         }
     }
 

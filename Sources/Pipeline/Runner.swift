@@ -40,6 +40,11 @@ public protocol PayloadFetching: Sendable {
 
 /// Something the runner reports while it works (pages, rows); the CLI shows it as progress.
 public enum RunEvent: Sendable {
+    /// A run of `pipeline` (its ledger name) began.
+    case started(pipeline: String)
+    /// The payloads of the run are known: `count` files or pages to load (in a replay, the
+    /// files that could not be read are counted too).
+    case staged(count: Int)
     /// A page arrived; `reportedTotal` is the API's own item count for the request, when it
     /// gives one (used only to estimate progress, never to stop paging).
     case fetched(FeedRequest, page: Int, items: Int, reportedTotal: Int?)
@@ -157,6 +162,8 @@ public struct PipelineRunner: Sendable {
     public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) -> RunReport {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
+        events(.started(pipeline: name))
+        events(.staged(count: payloads.count + unreadable.count))
         for failure in unreadable { events(.fileFailed(file: failure.file, error: failure.error)) }
         var fileErrors: [(file: String, error: String)] = []
         do {
@@ -222,11 +229,13 @@ public struct PipelineRunner: Sendable {
 
     private func run(_ name: String, mode: RunMode, stage: () async throws -> [StagedPayload]) async -> RunReport {
         var report = RunReport(pipeline: name, run: nil, mode: mode, counts: LoadCounts(), error: nil, fileErrors: [])
+        events(.started(pipeline: name))
         do {
             let run = try store.beginRun(pipeline: name, mode: mode, startedAt: clock())
             report.run = run
             do {
                 let payloads = try await stage()
+                events(.staged(count: payloads.count))
                 report.counts = try store.load(run: run, finishedAt: clock) { session in
                     var total = LoadCounts()
                     for staged in payloads { total.add(try self.load(staged, into: session, force: false)) }

@@ -109,11 +109,13 @@ import TestSupport
         let pipelines = try env.writePipeline("good", "source: airkorea\noperation: realtime-by-province\nparameters:\n  sidoName: 서울\n")
         let status = env.feedline.listPipelines(paths: env.paths(pipelines: pipelines))
         #expect(status == .configuration)
-        let err = env.err.text
-        #expect(err.contains("Pipelines/bad-format.yaml: field 'format'"))
-        #expect(err.contains("Pipelines/bad-source.yaml: field 'source'"))
-        #expect(err.contains("Pipelines/typo.yaml: field 'paramters'"))
-        #expect(env.out.text.contains("good\tairkorea/realtime-by-province"))
+        // The problems table: file, field, message.
+        let rows = env.out.text.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ") }
+        #expect(rows.contains("Pipelines/bad-format.yaml format"))
+        #expect(rows.contains("Pipelines/bad-source.yaml source"))
+        #expect(rows.contains("Pipelines/typo.yaml paramters"))
+        #expect(rows.contains("good airkorea/realtime-by-province"))
+        #expect(env.err.text.contains("error: 3 pipeline files are invalid"))
     }
 
     @Test func unknownPipelineNameIsAConfigurationError() async throws {

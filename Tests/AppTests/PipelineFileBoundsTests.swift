@@ -112,7 +112,7 @@ import Glibc
         #expect(await env.feedline.run(names: ["bomb"], source: .fixtures, paths: paths) == .configuration)
         // The scheduler starts with the valid pipeline.
         #expect(env.feedline.printUpcoming(names: [], paths: paths, count: 1) == .success)
-        #expect(env.out.text.contains("seoul\t20 * * * *"), "\(env.out.text)")
+        #expect(env.out.text.contains("\nseoul     20 * * * *"), "\(env.out.text)")
         #expect(env.feedline.status(paths: paths, json: false) == .success)
     }
 

@@ -72,15 +72,15 @@ import TestSupport
         let attached = progress.installed(in: base)
         let status = await Feedline(environment: attached).run(names: ["airkorea-seoul", "airkorea-jongno"], source: .fixtures, paths: env.paths())
         #expect(status == .success, "\(env.err.text)")
-        #expect(terminal.text.contains("loaded 1 payload"))
-        #expect(terminal.text.contains("loaded 2 payloads"))
+        #expect(terminal.text.contains("feedline: airkorea-seoul · files 1/2 (50%)"))
+        #expect(terminal.text.contains("feedline: airkorea-seoul · files 2/2 (100%)"))
         #expect(screen.text.contains("OUT airkorea-seoul"))
         // One write per draw or clear; the last thing done to the terminal is clearing the line.
         let draws = terminal.text.split(separator: "\n").map(String.init)
         #expect(draws.last == "CLEAR ")
-        // Counters restart after a summary: the second pipeline counts from 1 payload again.
-        let firstTwo = try #require(draws.firstIndex { $0.contains("loaded 2 payloads") })
-        let lastOne = try #require(draws.lastIndex { $0.contains("loaded 1 payload,") })
+        // Counters restart after a summary: the second pipeline counts its own files.
+        let firstTwo = try #require(draws.firstIndex { $0.contains("airkorea-seoul · files 2/2") })
+        let lastOne = try #require(draws.lastIndex { $0.contains("airkorea-jongno · files 1/2") })
         #expect(firstTwo < lastOne)
         #expect(draws.allSatisfy { $0.hasPrefix("CLEAR ") })
     }

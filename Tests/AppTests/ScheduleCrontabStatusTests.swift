@@ -95,7 +95,7 @@ struct ScheduleCrontabStatusTests {
         defer { env.dir.remove() }
         let pipelines = try env.writeScheduledPipelines(seoul: "0 25 * * *")
         #expect(env.feedline.listPipelines(paths: env.paths(pipelines: pipelines)) == .configuration)
-        #expect(env.err.text.contains("error: Pipelines/sched-seoul.yaml: field 'schedule': hour field: '25' is out of range 0–23."))
+        #expect(env.out.text.contains("Pipelines/sched-seoul.yaml  schedule  hour field: '25' is out of range 0–23."), "\(env.out.text)")
     }
 
     @Test("status: last run, rows, diagnostics, newest data age, stale sources, next fire time and lock holder")

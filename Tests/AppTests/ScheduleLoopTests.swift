@@ -158,9 +158,9 @@ struct ScheduleLoopTests {
         let status = env.feedline.printUpcoming(names: ["sched-stations"], paths: env.paths(pipelines: pipelines), count: 2)
         #expect(status == .success)
         #expect(env.out.text == """
-            sched-stations\t0 * * * *\tAsia/Seoul\tcatch_up: all
-              2024-03-06 16:00 Asia/Seoul (2024-03-06T07:00:00Z)
-              2024-03-06 17:00 Asia/Seoul (2024-03-06T08:00:00Z)
+            PIPELINE        SCHEDULE   TIME ZONE   CATCH-UP  NEXT (LOCAL)      UTC
+            sched-stations  0 * * * *  Asia/Seoul  all       2024-03-06 16:00  2024-03-06T07:00:00Z
+                                                             2024-03-06 17:00  2024-03-06T08:00:00Z
             """)
     }
 }

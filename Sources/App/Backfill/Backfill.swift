@@ -24,14 +24,19 @@ extension Feedline {
     /// 3 when some stations were left for lack of quota or some loads failed while others
     /// loaded; 75 when nothing could be fetched for quota or a transient error; 1 for a terminal
     /// failure; 78 for a missing key, an invalid setting or a pipeline backfill cannot serve.
+    ///
+    /// `json`: instead of the lines, one JSON object at the end (`BackfillJSON`).
     public func backfill(pipeline name: String, from: LocalDate, through: LocalDate, paths: Paths,
-                         pageSize: Int? = nil, dryRun: Bool = false) async -> ExitStatus {
-        let out = environment.output, err = environment.errorOutput
+                         pageSize: Int? = nil, dryRun: Bool = false, json: Bool = false) async -> ExitStatus {
+        let err = environment.errorOutput
+        let silent: @Sendable (String) -> Void = { _ in }
+        let out = json ? silent : environment.output
         let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (all, problems) = catalog.loadAll()
         guard let pipeline = all.first(where: { $0.name == name }) else {
-            if let problem = problems.first(where: { $0.pipelineName == name }) {
-                err("error: \(problem)")
+            let found = problems.filter { $0.pipelineName == name }
+            if !found.isEmpty {
+                for problem in found { err("error: \(problem)") }
             } else {
                 err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
             }
@@ -89,20 +94,28 @@ extension Feedline {
         let size = pageSize ?? max(pipeline.spec.pageSize, Self.defaultBackfillPageSize)
         let plan = BackfillPlanner.plan(stations: stations, from: from, through: through, now: environment.clock(),
                                         present: present, pageSize: size, remainingCalls: remaining)
-        report(plan: plan, pipeline: name, from: from, through: through, stations: stations, remaining: remaining, limit: limit, scope: scope)
+        if !json {
+            report(plan: plan, pipeline: name, from: from, through: through, stations: stations, remaining: remaining, limit: limit, scope: scope)
+        }
+        var document = BackfillJSON(pipeline: name, from: from, through: through, stations: stations, plan: plan,
+                                    remaining: remaining, limit: limit, scope: scope, dryRun: dryRun)
+        func finish(_ status: ExitStatus) -> ExitStatus {
+            if json { environment.output(document.text(status: status)) }
+            return status
+        }
 
-        if plan.gaps.isEmpty { out("Nothing to backfill."); return .success }
+        if plan.gaps.isEmpty { out("Nothing to backfill."); return finish(.success) }
         if plan.fetches.isEmpty {
             if !plan.skippedForQuota.isEmpty {
                 err("error: not starting: today's quota is too small for any planned request (\(remaining ?? 0) call(s) left). Try after midnight KST.")
-                return .temporaryFailure
+                return finish(.temporaryFailure)
             }
             out("Nothing can be fetched: every missing hour is older than the API keeps.")
-            return .success
+            return finish(.success)
         }
         if dryRun {
             out("dry run: no request is sent and nothing is written.")
-            return plan.skippedForQuota.isEmpty ? .success : .partial
+            return finish(plan.skippedForQuota.isEmpty ? .success : .partial)
         }
         guard let store else { return .failure }
 
@@ -115,7 +128,7 @@ extension Feedline {
             Self.log(event, logger: logger)
         }
         let runName = "\(name):backfill"
-        guard let lock = acquireRunLock(runName, store: store) else { return .temporaryFailure }
+        guard let lock = acquireRunLock(runName, store: store) else { return finish(.temporaryFailure) }
         defer { lock.release() }
         var reports: [RunReport] = []
         for group in plan.groups {
@@ -134,36 +147,40 @@ extension Feedline {
         let after: [String: [LocalDate: UInt32]]
         do { after = try store.hoursPresent(stations: stations, from: from, through: through) } catch {
             err("error: cannot read the database \(paths.database.path): \(error)")
-            return .failure
+            return finish(.failure)
         }
         var stillMissingTotal = 0
+        document.runs = reports
         for gap in plan.gaps {
             let now = BackfillPlanner.missing(plan.expected, present: after[gap.station] ?? [:])
             let filled = gap.missing.count - now.count
             stillMissingTotal += now.count
             var line = "\(gap.station): filled \(filled) of \(gap.missing.count) missing hour\(gap.missing.count == 1 ? "" : "s")"
+            var why: String?
             if now.isEmpty {
                 line += "; nothing is missing any more"
             } else {
                 line += "; still missing \(now.count): \(BackfillPlanner.describe(now))"
                 if plan.skippedForQuota.contains(where: { $0.station == gap.station }) {
-                    line += " (not fetched: quota)"
+                    why = "not fetched: quota"
                 } else if let beyond = plan.unreachable[gap.station], Set(beyond).isSuperset(of: now) {
-                    line += " (older than the API keeps)"
+                    why = "older than the API keeps"
                 } else if reports.contains(where: { !$0.succeeded }) {
-                    line += " (a load failed; see above)"
+                    why = "a load failed"
                 } else {
-                    line += " (not returned by the API)"
+                    why = "not returned by the API"
                 }
+                line += " (\(why == "a load failed" ? "a load failed; see above" : why!))"
             }
+            document.stillMissing[gap.station] = (now, why)
             out(line)
         }
         out("backfill \(name): \(plan.gaps.reduce(0) { $0 + $1.missing.count }) hour(s) were missing, \(stillMissingTotal) still missing.")
 
         let failed = reports.filter { !$0.succeeded }
-        if failed.isEmpty { return plan.skippedForQuota.isEmpty ? .success : .partial }
-        if failed.count < reports.count { return .partial }
-        return Self.status(reports)
+        if failed.isEmpty { return finish(plan.skippedForQuota.isEmpty ? .success : .partial) }
+        if failed.count < reports.count { return finish(.partial) }
+        return finish(Self.status(reports))
     }
 
     /// Prints what is missing and what the plan will fetch.

@@ -15,6 +15,7 @@ struct BackfillCommand: AsyncParsableCommand {
         Examples:
           feedline backfill airkorea-jongno --from 2024-03-01 --to 2024-03-06
           feedline backfill airkorea-jongno --from 2024-02-01 --to 2024-03-06 --dry-run
+          feedline backfill airkorea-jongno --from 2024-03-01 --to 2024-03-06 --json
         """)
 
     @Argument(help: "The pipeline (a realtime-by-station pipeline in Pipelines/).", completion: .pipelineNames)
@@ -32,6 +33,9 @@ struct BackfillCommand: AsyncParsableCommand {
     @Flag(help: "Print what is missing and the plan (with its quota cost); fetch and write nothing.")
     var dryRun = false
 
+    @Flag(help: "Print one JSON object at the end (what was missing, the plan, the quota, the loads, what is still missing) instead of the lines.")
+    var json = false
+
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
     var pipelinesDir: String?
 
@@ -48,9 +52,9 @@ struct BackfillCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = try global.environment()
+        let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, archive: archive)
         try finish(await Feedline(environment: env).backfill(pipeline: pipeline, from: LocalDate(iso: from)!, through: LocalDate(iso: to)!,
-                                                             paths: paths, pageSize: pageSize, dryRun: dryRun))
+                                                             paths: paths, pageSize: pageSize, dryRun: dryRun, json: json))
     }
 }

@@ -27,6 +27,7 @@ struct QueryCommand: AsyncParsableCommand {
           feedline query --list
           feedline query - --format csv < report.sql
           feedline query --timeout 0 "select count(*) from measurement"
+          feedline query latest --format csv -o latest.csv
         """)
 
     @Argument(help: ArgumentHelp("SQL to run, the name of a saved query, or - to read the SQL from standard input.", valueName: "sql"), completion: .savedQueryNames)
@@ -56,6 +57,10 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds SQLite may spend computing the rows before the query is stopped (0: no limit).", valueName: "seconds"))
     var timeout: Double = QueryRequest.defaultTimeout
 
+    @Option(name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Write the rows to FILE instead of standard output: a new file, or a regular file that is replaced once the query has finished (never the database or another SQLite file).", valueName: "file"))
+    var output: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -65,6 +70,7 @@ struct QueryCommand: AsyncParsableCommand {
         let sources = [sql != nil, file != nil, saved != nil].filter { $0 }.count
         if list {
             guard sources == 0 else { throw ValidationError("--list takes no query.") }
+            guard output == nil else { throw ValidationError("-o takes query rows; --list prints to standard output.") }
         } else if sources != 1 {
             throw ValidationError("Give exactly one of: SQL (or a saved query's name), --file PATH, --saved NAME.")
         }
@@ -97,7 +103,7 @@ struct QueryCommand: AsyncParsableCommand {
         }
         let request = QueryRequest(source: source, format: QueryOutputFormat(rawValue: format)!,
                                    parameters: QueryRequest.parse(params), maxWidth: maxWidth, savedQueries: directory,
-                                   timeout: timeout)
+                                   timeout: timeout, output: output.map(env.resolve))
         try finish(feedline.query(request, paths: paths))
     }
 
@@ -142,15 +148,18 @@ public struct QueryRequest: Sendable {
     public var savedQueries: URL
     /// Seconds SQLite may spend computing rows; 0: no limit.
     public var timeout: TimeInterval
+    /// `-o FILE`: where the rows go instead of standard output.
+    public var output: URL?
 
     public init(source: Source, format: QueryOutputFormat = .table, parameters: [String: String] = [:],
-                maxWidth: Int = 40, savedQueries: URL, timeout: TimeInterval = QueryRequest.defaultTimeout) {
+                maxWidth: Int = 40, savedQueries: URL, timeout: TimeInterval = QueryRequest.defaultTimeout, output: URL? = nil) {
         self.source = source
         self.format = format
         self.parameters = parameters
         self.maxWidth = maxWidth
         self.savedQueries = savedQueries
         self.timeout = timeout
+        self.output = output
     }
 
     /// `--queries-dir`, else `FEEDLINE_QUERIES`, else the home's `queries`, else `Data/queries`.
@@ -190,6 +199,10 @@ extension Feedline {
                 case .outside(let target):
                     err("error: the saved query '\(text)' resolves to \(target.path), outside \(request.savedQueries.path); it is not run.")
                     return .usage
+                case .notFound where !SavedQuery.isStatementKeyword(text):
+                    // A bare word that is no SQL statement was meant as a saved query's name.
+                    err("error: " + noSavedQueryMessage(text, in: request.savedQueries))
+                    return .configuration
                 case .notFound, .invalidName:
                     break
                 }
@@ -216,9 +229,7 @@ extension Feedline {
                 err("error: the saved query '\(name)' resolves to \(target.path), outside \(request.savedQueries.path); it is not run.")
                 return .usage
             case .notFound:
-                let known = SavedQuery.all(in: request.savedQueries).map(\.name)
-                err("error: no saved query named '\(name)' in \(request.savedQueries.path)."
-                    + (known.isEmpty ? "" : " Known: \(known.joined(separator: ", ")). See `feedline query --list`."))
+                err("error: " + noSavedQueryMessage(name, in: request.savedQueries))
                 return .configuration
             }
         }
@@ -247,7 +258,17 @@ extension Feedline {
             return .failure
         }
 
-        let buffer = LineBuffer(output: out)
+        var opened: QueryOutputFile?
+        if let path = request.output {
+            do { opened = try QueryOutputFile(path, database: paths.database) } catch {
+                err("error: \(error)")
+                return error.refused ? .usage : .failure
+            }
+        }
+        let file = opened
+        let destination: @Sendable (String) -> Void
+        if let file { destination = { file.write($0) } } else { destination = out }
+        let buffer = LineBuffer(output: destination)
         var writer: any QueryRowWriter = switch request.format {
         case .table: TableWriter(maxWidth: request.maxWidth, write: buffer.write)
         case .csv: CSVWriter(write: buffer.write)
@@ -270,12 +291,29 @@ extension Feedline {
         }
         writer.end(rows: count)
         buffer.flush()
+        if let file {
+            do { try file.commit(database: paths.database) } catch {
+                err("error: \(error)")
+                return error.refused ? .usage : .failure
+            }
+        }
         return .success
+    }
+
+    /// `no saved query 'X' in DIR; did you mean `Y`? See `feedline query --list`.`
+    func noSavedQueryMessage(_ name: String, in directory: URL) -> String {
+        let known = SavedQuery.all(in: directory).map(\.name)
+        let bare = name.hasSuffix(".sql") ? String(name.dropLast(4)) : name
+        var message = "no saved query '\(bare)' in \(environment.displayPath(directory))"
+        if known.isEmpty { return message + " (it has no *.sql files)." }
+        message += Suggestions.didYouMean(bare, among: known).map { "; \($0)" } ?? "."
+        return message + " Known: \(known.joined(separator: ", ")). See `feedline query --list`."
     }
 
     /// Prints a query error (with a hint when views are missing because the file predates them).
     private func report(_ error: ReadOnlyQueryError, database: ReadOnlyDatabase) -> ExitStatus {
-        environment.errorOutput("error: \(error)")
+        let hint = error.kind == .sqlite ? SchemaSuggestion.hint(for: error.message, in: database) : nil
+        environment.errorOutput("error: \(error)" + (hint.map { "; \($0)" } ?? ""))
         switch error.kind {
         case .noDatabase: return .configuration
         case .refused, .missingParameter: return .usage

@@ -126,6 +126,13 @@ public struct SavedQuery: Sendable, Equatable {
         return String(cString: resolved)
     }
 
+    /// The SQL statements that are one bare word (what a saved query's name could be mistaken
+    /// for): a word that is not one of these is no SQL statement.
+    static let statementKeywords: Set<String> = ["ANALYZE", "BEGIN", "COMMIT", "END", "REINDEX", "ROLLBACK", "VACUUM"]
+
+    /// True when `word` is by itself a SQL statement (`VACUUM`, `BEGIN`, …).
+    static func isStatementKeyword(_ word: String) -> Bool { statementKeywords.contains(word.uppercased()) }
+
     /// True when `text` could be a saved query's name (letters, digits, `-`, `_`), as opposed to SQL.
     static func looksLikeName(_ text: String) -> Bool {
         !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Domain
 import Foundation
 import Pipeline
 
@@ -46,7 +47,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = try global.environment()
+        let env = try global.environment(summaryOnStandardOutput: next == nil)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
         let feedline = Feedline(environment: env)
         if let next {
@@ -142,21 +143,28 @@ struct StatusCommand: AsyncParsableCommand {
 }
 
 extension Feedline {
-    /// `feedline schedule --next N`: the next `count` fire times of each scheduled pipeline.
+    /// `feedline schedule --next N`: the next `count` fire times of each scheduled pipeline, as
+    /// a table: one row per fire time, in the pipeline's time zone and in UTC; the pipeline's
+    /// name, schedule, zone and catch-up policy on its first row.
     public func printUpcoming(names: [String], paths: Paths, count: Int) -> ExitStatus {
         guard let pipelines = scheduledPipelines(names: names, paths: paths) else { return .configuration }
         let now = environment.clock()
+        var table = TextTable(["PIPELINE", "SCHEDULE", "TIME ZONE", "CATCH-UP", "NEXT (LOCAL)", "UTC"])
         for p in pipelines {
-            var times: [String] = []
+            var times: [Date] = []
             var cursor = now
             while times.count < count, let next = p.schedule.nextFireTime(after: cursor) {
-                times.append(Self.localTime(next, zone: p.schedule.timeZone))
+                times.append(next)
                 cursor = next
             }
-            environment.output("\(p.name)\t\(p.schedule.expression.text)\t\(p.schedule.timeZone.identifier)\tcatch_up: \(p.catchUp.rawValue)")
-            for t in times { environment.output("  \(t)") }
-            if times.isEmpty { environment.output("  (never fires)") }
+            let head = [p.name, p.schedule.expression.text, p.schedule.timeZone.identifier, p.catchUp.rawValue]
+            if times.isEmpty { table.append(head + ["(never fires)", ""]) }
+            for (i, time) in times.enumerated() {
+                let local = Self.localTime(time, zone: p.schedule.timeZone)  // "2024-03-06 16:00 Asia/Seoul (…Z)"
+                table.append((i == 0 ? head : ["", "", "", ""]) + [String(local.prefix(16)), iso8601UTC(time)])
+            }
         }
+        environment.output(table.text)
         return .success
     }
 

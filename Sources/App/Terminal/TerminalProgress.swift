@@ -1,8 +1,11 @@
 import Foundation
 import Logging
 
-/// A one-line progress display for long runs on a terminal: pages fetched, payloads and rows
-/// loaded, the rate, the time elapsed, and an ETA when a total is known.
+/// A one-line progress display for long runs on a terminal: the pipeline, pages fetched, files
+/// loaded of how many (with the percentage), rows, the rate, the time elapsed, and an ETA when a
+/// total is known:
+///
+///     feedline: replay · files 54/108 (50%) · 46,080 rows · 23,040 rows/s · 0:02 · ETA 0:02
 ///
 /// It reads the structured events the runner already logs (`Feedline.log`: `fetched page`,
 /// `loaded payload`, …), so no use case knows it exists. `attach(to:)` installs it into the live
@@ -36,6 +39,13 @@ public final class TerminalProgress: @unchecked Sendable {
         /// Items expected so far: the sum of the `fetch.total` each request's first page reported.
         var totalItems: Int?
         var operation: String?
+        /// The run's ledger name (`run started`).
+        var pipeline: String?
+        /// Files or pages the run will load (`payloads staged`), and when that was known.
+        var totalFiles: Int?
+        var loadStarted: Date?
+        /// Files or pages done: loaded, already loaded or failed.
+        var filesDone: Int { payloads + skipped + failed }
     }
 
     /// `write` receives raw text for the terminal (no newline added).
@@ -85,6 +95,11 @@ public final class TerminalProgress: @unchecked Sendable {
         func int(_ key: String) -> Int? { metadata?[key].flatMap { Int("\($0)") } }
         let changed: Bool = lock.withLock {
             switch message {
+            case "run started":
+                if let name = metadata?["run.pipeline"] { state.pipeline = "\(name)" }
+            case "payloads staged":
+                state.totalFiles = int("load.total")
+                state.loadStarted = clock()
             case "fetched page":
                 state.pages += 1
                 state.items += int("fetch.items") ?? 0
@@ -116,11 +131,21 @@ public final class TerminalProgress: @unchecked Sendable {
     static func line(_ s: State, now: Date) -> String {
         let elapsed = s.started.map { max(0, now.timeIntervalSince($0)) } ?? 0
         var parts: [String] = []
+        if let pipeline = s.pipeline { parts.append(pipeline) }
         if s.pages > 0 {
             let total = s.totalItems.map { " of \(grouped($0))" } ?? ""
             parts.append("fetched \(s.pages) page\(s.pages == 1 ? "" : "s") (\(grouped(s.items))\(total) items\(s.operation.map { ", \($0)" } ?? ""))")
         }
-        if s.payloads > 0 || s.skipped > 0 || s.failed > 0 {
+        if let total = s.totalFiles {
+            var files = "files \(grouped(s.filesDone))/\(grouped(total))"
+            var notes: [String] = []
+            if total > 0 { notes.append("\(s.filesDone * 100 / total)%") }
+            if s.skipped > 0 { notes.append("\(grouped(s.skipped)) already loaded") }
+            if s.failed > 0 { notes.append("\(grouped(s.failed)) failed") }
+            if !notes.isEmpty { files += " (\(notes.joined(separator: ", ")))" }
+            parts.append(files)
+            parts.append("\(grouped(s.rows)) rows")
+        } else if s.payloads > 0 || s.skipped > 0 || s.failed > 0 {
             var loaded = "loaded \(s.payloads) payload\(s.payloads == 1 ? "" : "s"), \(grouped(s.rows)) rows"
             if s.skipped > 0 { loaded += ", \(s.skipped) already loaded" }
             if s.failed > 0 { loaded += ", \(s.failed) failed" }
@@ -132,7 +157,13 @@ public final class TerminalProgress: @unchecked Sendable {
             parts.append("\(grouped(Int((Double(count) / elapsed).rounded()))) \(unit)/s")
         }
         parts.append(duration(elapsed))
-        if let total = s.totalItems, s.items > 0, s.items < total, elapsed >= 0.5 {
+        if let total = s.totalFiles, let start = s.loadStarted {
+            // Loading: files left at the pace of the files done so far.
+            let loading = max(0, now.timeIntervalSince(start))
+            if s.filesDone > 0, s.filesDone < total, loading >= 0.5 {
+                parts.append("ETA \(duration(Double(total - s.filesDone) * loading / Double(s.filesDone)))")
+            }
+        } else if let total = s.totalItems, s.items > 0, s.items < total, elapsed >= 0.5 {
             let remaining = Double(total - s.items) / (Double(s.items) / elapsed)
             parts.append("ETA \(duration(remaining))")
         }
