@@ -15,6 +15,12 @@ public struct DatabaseSchema: Sendable, Equatable {
         public let name: String
         public let kind: Kind
         public let columns: [Column]
+
+        public init(name: String, kind: Kind, columns: [Column]) {
+            self.name = name
+            self.kind = kind
+            self.columns = columns
+        }
     }
 
     /// One column, as `PRAGMA table_info` gives it.
@@ -25,6 +31,13 @@ public struct DatabaseSchema: Sendable, Equatable {
         public let notNull: Bool
         /// Position in the primary key, from 1; 0 when not part of it.
         public let primaryKeyPosition: Int
+
+        public init(name: String, type: String, notNull: Bool = false, primaryKeyPosition: Int = 0) {
+            self.name = name
+            self.type = type
+            self.notNull = notNull
+            self.primaryKeyPosition = primaryKeyPosition
+        }
     }
 
     /// Tables and views in creation order; SQLite's own (`sqlite_%`) are left out.

@@ -526,13 +526,13 @@ extension SchemaDictionary {
 
 extension SchemaDictionary {
     static let bookkeeping: [RelationEntry] = [
-        RelationEntry("bookmark", "per-pipeline progress (e.g. Saramin's newest modification time seen)", internal: true, [
+        RelationEntry("bookmark", "Per-pipeline progress (e.g. Saramin's newest modification time seen)", internal: true, [
             ColumnEntry("pipeline", "Pipeline name"),
             ColumnEntry("name", "Bookmark name"),
             ColumnEntry("value", "Bookmark value"),
             ColumnEntry("run_id", "The run that set it (run.id)"),
         ]),
-        RelationEntry("run_lock", "the pipelines running now, one lock each (so runs never overlap)", internal: true, [
+        RelationEntry("run_lock", "The pipelines running now, one lock each (so runs never overlap)", internal: true, [
             ColumnEntry("pipeline", "Pipeline name"),
             ColumnEntry("holder", "Unique per acquisition: host:pid:uuid"),
             ColumnEntry("pid", "Process id of the holder"),
@@ -548,7 +548,7 @@ extension SchemaDictionary {
             ColumnEntry("kst_date", "Day in Asia/Seoul (quotas reset at midnight KST)"),
             ColumnEntry("calls", "Calls made, retries included"),
         ]),
-        RelationEntry("grdb_migrations", "the schema migrations applied to this file", internal: true, [
+        RelationEntry("grdb_migrations", "The schema migrations applied to this file", internal: true, [
             ColumnEntry("identifier", "Migration name, e.g. v9-province-reference"),
         ]),
     ]
