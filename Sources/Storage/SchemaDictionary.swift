@@ -72,10 +72,10 @@ public struct ColumnUnit: Sendable, Hashable {
     public let symbol: String
     public let pint: String
 
-    public static let microgramsPerCubicMetre = ColumnUnit(symbol: "µg/m³", pint: "ug/m3")
+    public static let microgramsPerCubicMetre = ColumnUnit(symbol: "µg/m³", pint: "ug/m**3")
     public static let ppm = ColumnUnit(symbol: "ppm", pint: "ppm")
     public static let micrograms = ColumnUnit(symbol: "µg", pint: "ug")
-    public static let cubicMetresPerHour = ColumnUnit(symbol: "m³/h", pint: "m3/h")
+    public static let cubicMetresPerHour = ColumnUnit(symbol: "m³/h", pint: "m**3/h")
     public static let kilometres = ColumnUnit(symbol: "km", pint: "km")
     public static let metres = ColumnUnit(symbol: "m", pint: "m")
     public static let degrees = ColumnUnit(symbol: "°", pint: "degree")
