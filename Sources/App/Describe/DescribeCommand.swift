@@ -19,7 +19,8 @@ struct DescribeCommand: AsyncParsableCommand {
           feedline describe
           feedline describe measurement
           feedline describe grade_agreement --json
-          feedline describe --datasette > metadata.json && datasette Data/feedline.sqlite -m metadata.json
+          feedline describe --datasette > metadata.json
+          datasette Data/feedline.sqlite -m metadata.json
         """)
 
     @Argument(help: ArgumentHelp("A table or view to describe. Default: list them all.", valueName: "table-or-view"))
