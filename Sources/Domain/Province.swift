@@ -16,7 +16,8 @@ public struct Province: Hashable, Sendable {
     public let shortName: String
     /// The official name in force: `서울특별시`, `경기도`, `전북특별자치도`.
     public let officialName: String
-    /// The English name: `Seoul`, `Gyeonggi`, `North Jeolla`.
+    /// The English name, short form: `Seoul`, `Gyeonggi`, `North Jeolla` (강원 and 전북 have
+    /// styled themselves `Gangwon State` and `Jeonbuk State` since becoming 특별자치도).
     public let englishName: String
     /// Official names the province had before (still found in older data): `강원도`.
     public let formerNames: [String]

@@ -106,7 +106,7 @@ extension SchemaDescription {
         var lines = ["\(database): \(tables) tables, \(relations.count - tables) views"]
         let header = ["NAME", "KIND", "ROWS", "MEANING"]
         let rows: ([Relation]) -> [[String]] = { relations in
-            relations.map { [$0.name, $0.kind.rawValue, Self.rowsText($0.rows), $0.meaning ?? "(not described: not one of feedline's tables)"] }
+            relations.map { [$0.name, $0.kind.rawValue, Self.rowsText($0.rows), $0.meaning ?? "(not described by this feedline: a table of your own, or a newer feedline's)"] }
         }
         let all = [header] + rows(data) + rows(bookkeeping)
         let widths = (0..<3).map { c in all.map { DisplayWidth.columns($0[c]) }.max() ?? 0 }
@@ -134,7 +134,7 @@ extension SchemaDescription {
     /// whose, meaning with the scale), the meaning wrapped to fit `width` columns.
     func relationText(_ relation: Relation, width: Int) -> String {
         var lines = ["\(relation.name) (\(relation.kind.rawValue)\(relation.isInternal ? ", internal" : ""), \(Self.rowsText(relation.rows)) rows)"]
-        lines += Self.wrap(relation.meaning ?? "Not described: not one of feedline's tables.", width: width)
+        lines += Self.wrap(relation.meaning ?? "Not described by this feedline: a table of your own, or a newer feedline's.", width: width)
         lines.append("")
         let header = ["COLUMN", "TYPE", "UNIT", "WHOSE", "MEANING"]
         let rows = relation.columns.map { column -> [String] in
