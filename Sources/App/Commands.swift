@@ -21,7 +21,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
-                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, GenerateDocsCommand.self]
+                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, GenerateDocsCommand.self]
     )
 
     public init() {}

@@ -124,8 +124,15 @@ final class GRDBLoadSession: LoadSession {
     ]
 
     /// Bound through `RawStatement` (tens of thousands of rows per load), not `upsert(_:_:)`.
-    private static let measurementUpsert = UpsertSQL(table: "measurement", columns: measurementColumns,
-                                                     key: ["station_name", "observed_at"])
+    ///
+    /// `sido`: realtime-by-station items carry no province, so a row without one takes its
+    /// station's (`station.sido`, from a province run or the station list's address) when it is
+    /// inserted, and a later row without one never erases it. Rows inserted before the station's
+    /// province was known get it when it becomes known (trigger `station_sido_fills_measurement`).
+    /// `coalesce` evaluates the lookup only for rows without a province.
+    static let measurementUpsert = UpsertSQL(table: "measurement", columns: measurementColumns,
+                                             key: ["station_name", "observed_at"], keepKnown: ["sido"],
+                                             insertFallbacks: ["sido": "(SELECT sido FROM station WHERE name = {station_name})"])
 
     private struct MeasurementStatements {
         var insert: RawStatement

@@ -17,6 +17,7 @@ enum FeedlineMigrations {
         migrator.registerMigration("v6-quota-and-completeness") { db in try db.execute(sql: quotaV6) }
         migrator.registerMigration("v7-measurement-rowid-layout") { db in try MeasurementLayoutMigration.migrate(db) }
         migrator.registerMigration("v8-run-abandoned-host-pid") { db in try RunLedgerMigration.migrate(db) }
+        migrator.registerMigration("v9-province-reference") { db in try ProvinceMigration.migrate(db) }
         return migrator
     }
 

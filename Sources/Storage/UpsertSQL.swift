@@ -1,3 +1,5 @@
+import Foundation
+
 /// A natural-key upsert as two statements over the same numbered parameters (`?1` … `?n`, in
 /// `columns` order), so both bind the same values:
 /// - `insert`: `INSERT … ON CONFLICT (key) DO NOTHING` — one changed row means inserted;
@@ -11,14 +13,20 @@
 ///
 /// Columns in `ignoredInComparison` are written but never compared (`payload_sha256`: the same
 /// row from another payload is unchanged); columns in `keepKnown` are never erased by a later
-/// NULL.
+/// NULL. `insertFallbacks` gives, per column, an SQL expression the insert uses when the bound
+/// value is NULL; `{column}` in it stands for the value bound to that column.
 struct UpsertSQL: Sendable {
     let insert: String
     let update: String
 
     init(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = ["payload_sha256"],
-         keepKnown: Set<String> = []) {
+         keepKnown: Set<String> = [], insertFallbacks: [String: String] = [:]) {
         let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
+        let inserted = columns.map { column -> String in
+            guard var fallback = insertFallbacks[column] else { return parameter[column]! }
+            for (name, value) in parameter { fallback = fallback.replacingOccurrences(of: "{\(name)}", with: value) }
+            return "coalesce(\(parameter[column]!), \(fallback))"
+        }
         let values = columns.filter { !key.contains($0) }
         let assignments = values.map { column in
             keepKnown.contains(column) ? "\(column) = coalesce(\(parameter[column]!), \(column))" : "\(column) = \(parameter[column]!)"
@@ -29,7 +37,7 @@ struct UpsertSQL: Sendable {
                 : "\(column) IS NOT \(parameter[column]!)"
         }
         insert = """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { parameter[$0]! }.joined(separator: ", ")))
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(inserted.joined(separator: ", ")))
             ON CONFLICT (\(key.joined(separator: ", "))) DO NOTHING
             """
         update = """

@@ -1,0 +1,163 @@
+@testable import App
+import Foundation
+import GRDB
+import Storage
+import Testing
+import TestSupport
+
+/// `feedline describe`: the schema, its meaning and row counts from the tool itself.
+@Suite struct DescribeTests {
+    /// An environment whose database holds every fixture pipeline's rows.
+    func loaded() async throws -> TestEnvironment {
+        let env = try TestEnvironment()
+        #expect(await env.feedline.run(names: [], source: .fixtures, paths: env.paths()) == .success)
+        return env
+    }
+
+    /// `describe` on `env`'s database, with its own captured output.
+    func describe(_ request: DescribeRequest, on env: TestEnvironment) throws -> (status: App.ExitStatus, out: String, err: String) {
+        let fresh = try TestEnvironment()
+        defer { fresh.dir.remove() }
+        var paths = fresh.paths()
+        paths.database = env.database
+        let status = fresh.feedline.describe(request, paths: paths)
+        return (status, fresh.out.text, fresh.err.text)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func aMissingDatabaseIsExit78AndIsNotCreated() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        #expect(env.feedline.describe(DescribeRequest(), paths: env.paths()) == .configuration)
+        #expect(env.err.text.contains("No database at \(env.database.path)"))
+        #expect(!FileManager.default.fileExists(atPath: env.database.path))
+        #expect(env.feedline.describe(DescribeRequest(name: "measurement"), paths: env.paths()) == .configuration)
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefused() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let queue = try DatabaseQueue(path: env.database.path)
+        try queue.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }
+        try queue.close()
+        #expect(env.feedline.describe(DescribeRequest(), paths: env.paths()) == .configuration)
+        #expect(env.err.text.contains("is not a feedline database"))
+    }
+
+    @Test func theOverviewListsEveryTableAndViewWithItsMeaningAndRowsAndInternalTablesLast() async throws {
+        let env = try await loaded()
+        defer { env.dir.remove() }
+        let (status, text, _) = try describe(DescribeRequest(output: .text(width: 120)), on: env)
+        #expect(status == .success)
+        for relation in SchemaDictionary.relations {
+            #expect(text.contains(relation.name), "\(relation.name) missing from the overview")
+        }
+        let measurements = try await openForAssertions(env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM measurement") }!
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("measurement ") })
+        #expect(line.contains("table") && line.contains(" \(measurements) ") && line.contains("One station × hour"))
+        let internalHeading = try #require(text.range(of: "Internal (feedline's own bookkeeping"))
+        for name in ["grdb_migrations", "run_lock", "bookmark", "api_call"] {
+            let at = try #require(text.range(of: "\n\(name) "))
+            #expect(at.lowerBound > internalHeading.lowerBound, "\(name) is listed with the internal tables")
+        }
+        #expect(text.range(of: "\nmeasurement ")!.lowerBound < internalHeading.lowerBound)
+        for line in text.split(separator: "\n") {
+            #expect(DisplayWidth.columns(line) <= 120, "too wide: \(line)")
+        }
+    }
+
+    @Test func aTableShowsTypesUnitsWhoseAndScalesFittingTheWidth() async throws {
+        let env = try await loaded()
+        defer { env.dir.remove() }
+        let (status, text, _) = try describe(DescribeRequest(name: "measurement", output: .text(width: 80)), on: env)
+        #expect(status == .success)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("measurement (table, "))
+        let pm10 = try #require(lines.first { $0.hasPrefix("pm10 ") })
+        #expect(pm10.contains("REAL") && pm10.contains("µg/m³") && pm10.contains("AirKorea"))
+        let cai = try #require(lines.first { $0.hasPrefix("cai ") })
+        #expect(cai.contains("INTEGER") && cai.contains("feedline"))
+        #expect(text.contains("Scale: 1 좋음 · 2 보통"))
+        for line in lines { #expect(DisplayWidth.columns(line) <= 80, "too wide: \(line)") }
+    }
+
+    @Test func anUnknownNameSuggestsCloseOnes() async throws {
+        let env = try await loaded()
+        defer { env.dir.remove() }
+        let typo = try describe(DescribeRequest(name: "measurment"), on: env)
+        #expect(typo.status == .configuration)
+        #expect(typo.err.hasPrefix("error: no table or view named 'measurment'"))
+        #expect(typo.err.contains("Did you mean: measurement"))
+        #expect(typo.out.isEmpty)
+
+        let part = try describe(DescribeRequest(name: "posting"), on: env)
+        #expect(part.status == .configuration)
+        #expect(part.err.contains("job_posting"))
+    }
+
+    @Test func jsonCarriesTypesFromTheDatabaseAndTheDictionarysMeaning() async throws {
+        let env = try await loaded()
+        defer { env.dir.remove() }
+        let one = try describe(DescribeRequest(name: "measurement", output: .json), on: env)
+        #expect(one.status == .success)
+        let relation = try json(one.out)
+        #expect(relation["name"] as? String == "measurement")
+        #expect(relation["kind"] as? String == "table")
+        #expect((relation["rows"] as? Int ?? 0) > 0)
+        let columns = try #require(relation["columns"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: columns.map { ($0["name"] as! String, $0) })
+        #expect(byName["pm10"]?["type"] as? String == "REAL")
+        #expect(byName["pm10"]?["unit"] as? String == "µg/m³")
+        #expect(byName["pm10"]?["pint_unit"] as? String == "ug/m**3")
+        #expect(byName["khai"]?["whose"] as? String == "AirKorea")
+        #expect(byName["cai_grade"]?["whose"] as? String == "feedline")
+        #expect(byName["station_name"]?["unit"] is NSNull)
+        #expect(one.out.contains("\"columns\" : ["), "pretty-printed")
+
+        let every = try describe(DescribeRequest(output: .json), on: env)
+        #expect(every.status == .success)
+        let all = try json(every.out)
+        let relations = try #require(all["relations"] as? [[String: Any]])
+        #expect(Set(relations.compactMap { $0["name"] as? String }) == Set(SchemaDictionary.relations.map(\.name)))
+        #expect(relations.first { $0["name"] as? String == "run_lock" }?["internal"] as? Bool == true)
+    }
+
+    @Test func datasetteMetadataIsKeyedByTheFileStemAndHidesInternalTables() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        var paths = env.paths()
+        paths.database = env.dir.path("air.sqlite")
+        #expect(env.feedline.describe(DescribeRequest(output: .datasette), paths: paths) == .success)
+        let metadata = try json(env.out.text)
+        #expect(metadata["title"] as? String == "feedline")
+        let databases = try #require(metadata["databases"] as? [String: Any])
+        #expect(Array(databases.keys) == ["air"])
+        let tables = try #require((databases["air"] as? [String: Any])?["tables"] as? [String: [String: Any]])
+        #expect(Set(tables.keys) == Set(SchemaDictionary.relations.map(\.name)))
+        let measurement = try #require(tables["measurement"])
+        #expect((measurement["description"] as? String)?.hasPrefix("One station × hour") == true)
+        #expect((measurement["units"] as? [String: String])?["pm10"] == "ug/m**3")
+        #expect((measurement["units"] as? [String: String])?["o3"] == "ppm")
+        let columns = try #require(measurement["columns"] as? [String: String])
+        #expect(columns["pm10_grade"]?.contains("[AirKorea] Scale: 1 좋음") == true)
+        #expect(columns["our_pm10_grade"]?.contains("[feedline]") == true)
+        #expect(tables["run_lock"]?["hidden"] as? Bool == true)
+        #expect(tables["measurement"]?["hidden"] == nil)
+        #expect(tables["grade_agreement"]?["columns"].flatMap { ($0 as? [String: String])?["airkorea_column"] } != nil)
+        #expect(!FileManager.default.fileExists(atPath: paths.database.path), "the metadata needs no database")
+    }
+
+    @Test func closeNamesRankTyposAndPartsFirst() throws {
+        let schema = DatabaseSchema(relations: ["measurement", "measurement_latest", "station", "job_posting", "job_posting_location"].map {
+            DatabaseSchema.Relation(name: $0, kind: .table, columns: [])
+        })
+        let description = SchemaDescription(schema: schema)
+        #expect(description.names(closeTo: "measurment").first == "measurement")
+        #expect(description.names(closeTo: "staton") == ["station"])
+        #expect(description.names(closeTo: "posting").prefix(2) == ["job_posting", "job_posting_location"])
+        #expect(description.names(closeTo: "zzzzzz").isEmpty)
+    }
+}
