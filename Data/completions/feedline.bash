@@ -173,20 +173,20 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|intake|schedule|crontab|status|query|report|backfill|help)
+    init|run|replay|pipelines|intake|schedule|crontab|status|query|report|backfill|describe|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines intake schedule crontab status query report backfill help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines intake schedule crontab status query report backfill describe help' -- "${cur}"))
         ;;
     esac
 }
 
 _feedline_init() {
     repeating_flags=()
-    non_repeating_flags=(--force --version -h --help)
+    non_repeating_flags=(--force --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --log-level --home)
     __feedline_offer_flags_options 1
@@ -207,7 +207,7 @@ _feedline_init() {
 
 _feedline_run() {
     repeating_flags=()
-    non_repeating_flags=(--live --json --dry-run --version -h --help)
+    non_repeating_flags=(--live --json --dry-run --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--fixtures --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options -1
@@ -245,7 +245,7 @@ _feedline_run() {
 
 _feedline_replay() {
     repeating_flags=()
-    non_repeating_flags=(--force --json --version -h --help)
+    non_repeating_flags=(--force --json --quiet --version -h --help)
     repeating_options=(--param)
     non_repeating_options=(--source --db --log-level --home)
     __feedline_offer_flags_options -1
@@ -272,7 +272,7 @@ _feedline_replay() {
 
 _feedline_pipelines() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--json --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--pipelines-dir --fixtures --db --log-level --home)
     __feedline_offer_flags_options 0
@@ -299,7 +299,7 @@ _feedline_pipelines() {
 
 _feedline_intake() {
     repeating_flags=()
-    non_repeating_flags=(--legacy --version -h --help)
+    non_repeating_flags=(--legacy --json --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--station --date --activity --metres-per-hour --speed --hours --db --log-level --home)
     __feedline_offer_flags_options 0
@@ -338,7 +338,7 @@ _feedline_intake() {
 
 _feedline_schedule() {
     repeating_flags=()
-    non_repeating_flags=(--from-fixtures --version -h --help)
+    non_repeating_flags=(--from-fixtures --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options -1
@@ -382,7 +382,7 @@ _feedline_schedule() {
 
 _feedline_crontab() {
     repeating_flags=()
-    non_repeating_flags=(--systemd --version -h --help)
+    non_repeating_flags=(--systemd --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--executable --repo --log-dir --pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options 0
@@ -415,7 +415,7 @@ _feedline_crontab() {
 
 _feedline_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options 0
@@ -439,9 +439,9 @@ _feedline_status() {
 
 _feedline_query() {
     repeating_flags=()
-    non_repeating_flags=(--list --version -h --help)
+    non_repeating_flags=(--list --quiet --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout --db --log-level --home)
+    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout -o --output --db --log-level --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -468,6 +468,9 @@ _feedline_query() {
     '--timeout')
         return
         ;;
+    '-o'|'--output')
+        return
+        ;;
     '--db')
         return
         ;;
@@ -490,7 +493,7 @@ _feedline_query() {
 
 _feedline_report() {
     repeating_flags=()
-    non_repeating_flags=(--postings --force --mkdir --version -h --help)
+    non_repeating_flags=(--postings --force --mkdir --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level --home)
     __feedline_offer_flags_options 0
@@ -541,7 +544,7 @@ _feedline_report() {
 
 _feedline_backfill() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --version -h --help)
+    non_repeating_flags=(--dry-run --json --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--from --to --page-size --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options 1
@@ -578,6 +581,27 @@ _feedline_backfill() {
     case "${positional_number}" in
     1)
         __feedline_add_completions -W "$(__feedline_custom_complete ---completion backfill -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_feedline_describe() {
+    repeating_flags=()
+    non_repeating_flags=(--json --datasette --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
         return
         ;;
     esac
