@@ -213,10 +213,10 @@ struct PipelinesCommand: AsyncParsableCommand {
         Prints a table of the valid pipelines (name, feed/operation, format, schedule, time zone, parameters), then a table of every problem in every invalid file (its path, the field, what is wrong), then the counts; --json prints one JSON object instead. A fixture file that does not exist is a warning. Exits 78 if any file is invalid. Pipeline names complete in the shell for `run`, `schedule` and `backfill` (see Data/completions/).
 
         Examples:
-          feedline pipelines                          list and check Pipelines/*.yaml
-          feedline pipelines --pipelines-dir staging  check another directory's files
-          feedline pipelines --json                   every pipeline and problem as JSON
-          feedline pipelines && feedline run          run only when every file is valid
+          feedline pipelines                     list and check Pipelines/*.yaml
+          feedline pipelines --pipelines-dir ci  check another directory's files
+          feedline pipelines --json              every pipeline and problem as JSON
+          feedline pipelines && feedline run     run only when every file is valid
         """)
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
