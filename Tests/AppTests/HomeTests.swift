@@ -11,23 +11,34 @@ struct FeedlineProcess {
 
     /// Runs `feedline arguments…` in `directory` with only `extra` of the FEEDLINE_ variables set.
     static func run(_ arguments: [String], in directory: URL, extra: [String: String] = [:]) throws -> FeedlineProcess {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDLINE_") }
+        environment["FEEDLINE_PROGRESS"] = "0"
+        environment.merge(extra) { _, new in new }
+        return try run(FeedlineExecutable.url!, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs `executable` in `directory` with exactly `environment`, output captured in files;
+    /// with `stopAfter`, sends it SIGTERM after that many seconds.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String],
+                    stopAfter seconds: Double? = nil) throws -> FeedlineProcess {
         let scratch = try TemporaryDirectory("feedline-process")
         defer { scratch.remove() }
         let outFile = scratch.path("out"), errFile = scratch.path("err")
         FileManager.default.createFile(atPath: outFile.path, contents: nil)
         FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let process = Process()
-        process.executableURL = FeedlineExecutable.url!
+        process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDLINE_") }
-        environment["FEEDLINE_PROGRESS"] = "0"
-        environment.merge(extra) { _, new in new }
         process.environment = environment
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
         try process.run()
+        if let seconds {
+            Thread.sleep(forTimeInterval: seconds)
+            process.terminate()
+        }
         process.waitUntilExit()
         return FeedlineProcess(status: process.terminationStatus,
                                out: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",

@@ -62,35 +62,16 @@ import TestSupport
         return (assignments + ["exec"] + words).joined(separator: " ")
     }
 
-    /// Runs `command` with `sh -c` in `directory`; nil when it had to be stopped after `seconds`.
+    /// Runs `command` with `sh -c` in `directory`; with `stopAfter`, the program gets SIGTERM
+    /// after that many seconds (as the README says to stop the scheduler).
     func shell(_ command: String, in directory: URL, path: String, environment extra: [String: String], stopAfter seconds: Double? = nil) throws -> FeedlineProcess {
-        let scratch = try TemporaryDirectory("readme-command")
-        defer { scratch.remove() }
-        let outFile = scratch.path("out"), errFile = scratch.path("err")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", seconds == nil ? command : Self.execForm(command)]
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDLINE_") && !$0.key.hasSuffix("_KEY") }
         environment["PATH"] = path
         environment["FEEDLINE_PROGRESS"] = "0"
         environment["HOME"] = directory.appendingPathComponent(".home").path  // lines that install into ~ stay inside the test
         environment.merge(extra) { _, new in new }
-        process.environment = environment
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.run()
-        if let seconds {
-            Thread.sleep(forTimeInterval: seconds)
-            process.terminate()  // SIGTERM, as the README says to stop the scheduler
-        }
-        process.waitUntilExit()
-        return FeedlineProcess(status: process.terminationStatus,
-                               out: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
-                               err: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        return try FeedlineProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", seconds == nil ? command : Self.execForm(command)],
+                                       in: directory, environment: environment, stopAfter: seconds)
     }
 
     @Test("every README command works as written", .enabled(if: FeedlineExecutable.url != nil))
