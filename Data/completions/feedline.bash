@@ -415,7 +415,7 @@ _feedline_crontab() {
 
 _feedline_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --quiet --version -h --help)
+    non_repeating_flags=(--json --wide --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options 0

@@ -1,8 +1,10 @@
--- Diagnostics by code for one run (default: the newest run that recorded any), with an example.
--- param run = null       run id; null for the newest run with diagnostics
-SELECT d.run_id, r.pipeline, d.code, count(*) AS count, min(d.location) AS example_location,
-       min(d.message) AS example_message
+-- The diagnostics one run recorded, newest run with any by default: what was odd, where, and the value.
+-- param run = null       run id (the summary of `feedline run` names it); null for the newest run with diagnostics
+-- param code = null      only this code (e.g. grade-mismatch, field-too-long); null for every code
+-- param limit = 200      at most this many rows
+SELECT d.run_id AS run, r.pipeline, d.code, d.location, d.message, d.value
 FROM diagnostic d JOIN run r ON r.id = d.run_id
 WHERE d.run_id = coalesce(:run, (SELECT max(run_id) FROM diagnostic))
-GROUP BY d.run_id, r.pipeline, d.code
-ORDER BY count DESC, d.code;
+  AND (:code IS NULL OR d.code = :code)
+ORDER BY d.id
+LIMIT :limit;

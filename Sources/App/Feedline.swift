@@ -156,6 +156,7 @@ public struct Feedline: Sendable {
 
         var reports: [RunReport] = []
         var lockedOut = false
+        let nameWidth = selected.map { DisplayWidth.columns($0.name) }.max() ?? 0
         for pipeline in selected {
             // One run of a pipeline per database at a time (Schedule/RunLockShell.swift).
             guard let lock = acquireRunLock(pipeline.name, store: store) else { lockedOut = true; continue }
@@ -178,9 +179,9 @@ public struct Feedline: Sendable {
                 }
             }
             reports.append(report)
-            if !json { out(Self.summaryLine(report)) }
+            if !json { out(Self.summaryLine(report, nameWidth: nameWidth)) }
         }
-        if json { out(Self.json(reports)) }
+        if json { out(Self.json(reports)) } else if !reports.isEmpty { Self.summaryFooter(reports, database: paths.database).forEach(out) }
         if lockedOut { return reports.contains(where: \.succeeded) ? .partial : .temporaryFailure }
         let status = Self.status(reports)
         if names.isEmpty && !problems.isEmpty && status == .success { return .partial }  // skipped files
@@ -280,7 +281,10 @@ public struct Feedline: Sendable {
         let runner = PipelineRunner(feeds: feeds, store: store, clock: environment.clock) { event in Self.log(event, logger: logger) }
         let report = runner.replay("replay", payloads: staged, unreadable: unreadable, force: force)
         for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
-        if json { out(Self.json([report])) } else { out(Self.summaryLine(report)) }
+        if json { out(Self.json([report])) } else {
+            out(Self.summaryLine(report))
+            Self.summaryFooter([report], database: paths.database).forEach(out)
+        }
         if report.error != nil { return Self.status([report]) }
         if !report.fileErrors.isEmpty { return report.counts.payloadsLoaded + report.counts.payloadsAlreadyLoaded > 0 ? .partial : .failure }
         return .success
@@ -360,17 +364,51 @@ public struct Feedline: Sendable {
 
     // MARK: - Reporting
 
-    static func summaryLine(_ r: RunReport) -> String {
+    /// One run's line; `nameWidth` pads the pipeline name so the lines of one command align.
+    static func summaryLine(_ r: RunReport, nameWidth: Int = 0) -> String {
         let c = r.counts
         let status = r.error == nil ? (r.fileErrors.isEmpty ? "ok" : "partial") : "FAILED"
-        var line = "\(r.pipeline)  [\(r.mode.rawValue)]  \(status)"
-        if let run = r.run { line += "  run #\(run)" }
-        line += "  payloads \(c.payloadsLoaded)"
-        if c.payloadsAlreadyLoaded > 0 { line += " (+\(c.payloadsAlreadyLoaded) already loaded)" }
-        line += "  rows \(c.rows): \(c.inserted) new, \(c.updated) updated, \(c.unchanged) unchanged  diagnostics \(c.diagnostics)"
-        if !r.fileErrors.isEmpty { line += "  unreadable files \(r.fileErrors.count)" }
+        func n(_ value: Int) -> String { TerminalProgress.grouped(value) }
+        var line = DisplayWidth.pad(r.pipeline, toColumns: nameWidth) + "  " + DisplayWidth.pad("[\(r.mode.rawValue)]", toColumns: 10)
+            + "  " + DisplayWidth.pad(status, toColumns: 7)
+        line += "  " + DisplayWidth.pad(r.run.map { "run #\($0.rawValue)" } ?? "", toColumns: 8)
+        line += "  payloads \(n(c.payloadsLoaded))"
+        if c.payloadsAlreadyLoaded > 0 { line += " (+\(n(c.payloadsAlreadyLoaded)) already loaded)" }
+        line += "  rows \(n(c.rows)): \(n(c.inserted)) new, \(n(c.updated)) updated, \(n(c.unchanged)) unchanged  diagnostics \(n(c.diagnostics))"
+        if !r.fileErrors.isEmpty { line += "  unreadable files \(n(r.fileErrors.count))" }
         if let error = r.error { line += "\n  error: \(error)" }
         return line
+    }
+
+    /// What a `run` or `replay` did in all, where it went and what to look at next: totals, the
+    /// database, how to list the diagnostics each run recorded.
+    static func summaryFooter(_ reports: [RunReport], database: URL) -> [String] {
+        func n(_ value: Int) -> String { TerminalProgress.grouped(value) }
+        var total = LoadCounts()
+        for r in reports {
+            total.inserted += r.counts.inserted; total.updated += r.counts.updated; total.unchanged += r.counts.unchanged
+            total.diagnostics += r.counts.diagnostics; total.payloadsLoaded += r.counts.payloadsLoaded
+            total.payloadsAlreadyLoaded += r.counts.payloadsAlreadyLoaded
+        }
+        let ok = reports.filter { $0.error == nil && $0.fileErrors.isEmpty }.count
+        let failed = reports.filter { $0.error != nil }.count
+        let partial = reports.count - ok - failed
+        var outcome = "\(n(ok)) ok"
+        if partial > 0 { outcome += ", \(n(partial)) partial" }
+        if failed > 0 { outcome += ", \(n(failed)) failed" }
+        var lines = ["total: \(n(reports.count)) run\(reports.count == 1 ? "" : "s") (\(outcome)) · payloads \(n(total.payloadsLoaded))"
+            + (total.payloadsAlreadyLoaded > 0 ? " (+\(n(total.payloadsAlreadyLoaded)) already loaded)" : "")
+            + " · rows \(n(total.rows)): \(n(total.inserted)) new, \(n(total.updated)) updated, \(n(total.unchanged)) unchanged"
+            + " · diagnostics \(n(total.diagnostics))"]
+        lines.append("database: \(database.path)")
+        let withDiagnostics = reports.filter { $0.counts.diagnostics > 0 }.compactMap(\.run)
+        if let first = withDiagnostics.first {
+            let runs = withDiagnostics.map { "#\($0.rawValue)" }.joined(separator: ", ")
+            lines.append("diagnostics recorded by run\(withDiagnostics.count == 1 ? "" : "s") \(runs); list them: feedline query diagnostics --param run=\(first.rawValue)")
+        }
+        if failed > 0 { lines.append("failed runs: feedline status shows their errors; fix and run them again (re-running is safe)") }
+        lines.append("next: feedline status · feedline query latest · feedline describe")
+        return lines
     }
 
     static func status(_ reports: [RunReport]) -> ExitStatus {

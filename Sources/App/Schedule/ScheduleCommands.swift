@@ -120,15 +120,19 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show each pipeline's last run, newest data, next fire time and lock holder.",
         discussion: """
-        One line per pipeline: last run (start, outcome, rows new/updated/unchanged, diagnostics), age of the newest data (STALE when older than twice the schedule's interval), the next fire time in the pipeline's time zone, and who holds its run lock. --json for scripts.
+        One line per pipeline: last run (start, outcome, rows new/updated/unchanged, diagnostics), age of the newest data and what that time is — measured (the newest measured hour), issued (the newest forecast release), modified (the newest posting change) or loaded (only the load time is known) — with STALE when older than twice the schedule's interval, the next fire time in the pipeline's time zone, and who holds its run lock. The table fits COLUMNS or the terminal by shortening and leaving out the least useful columns; --wide prints them all (so does output to a pipe or file when COLUMNS is not set). --json for scripts.
 
         Examples:
           feedline status
+          feedline status --wide
           feedline status --json --db /srv/air.sqlite
         """)
 
-    @Flag(help: "Print a machine-readable JSON array.")
+    @Flag(help: "Print a machine-readable JSON object.")
     var json = false
+
+    @Flag(help: "Print every column, however wide.")
+    var wide = false
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
     var pipelinesDir: String?
@@ -138,7 +142,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
-        try finish(Feedline(environment: env).status(paths: paths, json: json))
+        try finish(Feedline(environment: env).status(paths: paths, json: json, wide: wide))
     }
 }
 

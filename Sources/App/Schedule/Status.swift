@@ -1,5 +1,8 @@
 import Domain
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pipeline
 import Storage
 
@@ -10,10 +13,12 @@ public struct PipelineStatus: Sendable {
     public var schedule: String?
     public var timeZone: String?
     public var lastRun: PipelineRunSummary?
-    /// Newest data loaded: the newest observation for measurement pipelines, else the end of
-    /// the last successful run.
+    /// The newest time the pipeline's data itself carries (`newestDataKind` says which: the
+    /// newest measured hour, forecast release or posting modification), else the end of the
+    /// last successful run (`loaded`).
     public var newestDataAt: Date?
     public var newestDataAge: TimeInterval?
+    public var newestDataKind: DataTimeKind?
     /// Newest data older than twice the schedule's interval (or no successful run at all).
     public var isStale: Bool
     public var nextFireAt: Date?
@@ -29,90 +34,168 @@ extension Feedline {
     /// A reader, like `query`: a missing database is exit 78 (nothing is created), the file is
     /// never written (a read-only file works), and a database a newer feedline migrated is read
     /// as it is. Tables an older database does not have yet count as empty.
-    public func status(paths: Paths, json: Bool) -> ExitStatus {
+    /// The table fits `COLUMNS` (or the terminal) by leaving out what matters least; `wide`
+    /// (or output that is not a terminal, with no `COLUMNS`) prints every column.
+    public func status(paths: Paths, json: Bool, wide: Bool = false) -> ExitStatus {
         let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
         for problem in problems { environment.errorOutput("warning: \(problem)") }
         let store: SQLiteStore
         do { store = try openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
+        var dataTimes: [String: (Date, DataTimeKind)] = [:]
         let today = HourSlot(containing: environment.clock()).date
         do {
             summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
             locks = try store.hasTable("run_lock") ? store.runLocks() : []
             usage = try store.hasTable("api_call") ? store.quotaUsage(on: today) : []
+            for table in Set(pipelines.compactMap(\.target)) {
+                if let time = try store.newestDataTime(in: table) { dataTimes[table] = time }
+            }
         } catch {
             environment.errorOutput("error: cannot read the database \(paths.database.path): \(error)")
             return .failure
         }
-        let rows = Self.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock())
+        let rows = Self.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
         let limits = (try? QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds)) ?? QuotaLimits(feeds: environment.feeds)
         let quota = usage.map { ($0, limits.limit(for: $0.source)) }
         if json {
             environment.output(Self.statusJSON(rows, quota: quota, day: today))
         } else {
-            environment.output(Self.statusTable(rows))
+            let width = wide ? nil : Self.terminalWidth(environment.variables)
+            environment.output(Self.statusTable(rows, width: width))
             environment.output(Self.quotaText(quota, day: today))
             let stale = rows.filter(\.isStale).map(\.pipeline)
-            if !stale.isEmpty { environment.output("stale: \(stale.joined(separator: ", ")) (newest data older than twice the schedule interval, or never loaded)") }
+            if !stale.isEmpty {
+                environment.output(Self.wrapped("stale (newest data older than twice the schedule interval, or never loaded): \(stale.joined(separator: ", "))", width: width))
+            }
         }
         return .success
     }
 
     /// Pure: joins pipeline definitions, ledger summaries and locks at `now`.
+    /// `dataTimes`: the newest time the data of each target table carries (forecast releases,
+    /// posting modifications); measurement pipelines use their newest observed hour.
     static func statuses(pipelines: [PipelineDefinition], summaries: [PipelineRunSummary], locks: [RunLockHolder],
-                         now: Date) -> [PipelineStatus] {
+                         now: Date, dataTimes: [String: (Date, DataTimeKind)] = [:]) -> [PipelineStatus] {
         let byName = Dictionary(summaries.map { ($0.pipeline, $0) }, uniquingKeysWith: { a, _ in a })
         let lockByName = Dictionary(locks.map { ($0.pipeline, $0) }, uniquingKeysWith: { a, _ in a })
         var rows: [PipelineStatus] = []
         for p in pipelines {
             let schedule = p.schedule.flatMap { try? CronSchedule($0, timeZone: p.timeZone) }
             let summary = byName[p.name]
-            let newest = summary.flatMap { $0.newestObservedAt ?? $0.lastSuccessAt }
+            let (newest, kind) = Self.newestData(summary, table: p.target, dataTimes: dataTimes)
             let age = newest.map { now.timeIntervalSince($0) }
             var stale = false
             if let interval = schedule?.typicalInterval(around: now) {
                 stale = age.map { $0 > 2 * interval } ?? true
             }
             rows.append(PipelineStatus(pipeline: p.name, schedule: p.schedule, timeZone: p.timeZone, lastRun: summary,
-                                       newestDataAt: newest, newestDataAge: age, isStale: stale,
+                                       newestDataAt: newest, newestDataAge: age, newestDataKind: kind, isStale: stale,
                                        nextFireAt: schedule?.nextFireTime(after: now), lock: lockByName[p.name], isOrphan: false))
         }
         for s in summaries where !pipelines.contains(where: { $0.name == s.pipeline }) {
-            let newest = s.newestObservedAt ?? s.lastSuccessAt
+            let (newest, kind) = Self.newestData(s, table: nil, dataTimes: [:])
             rows.append(PipelineStatus(pipeline: s.pipeline, schedule: nil, timeZone: nil, lastRun: s, newestDataAt: newest,
-                                       newestDataAge: newest.map { now.timeIntervalSince($0) }, isStale: false, nextFireAt: nil,
+                                       newestDataAge: newest.map { now.timeIntervalSince($0) }, newestDataKind: kind, isStale: false, nextFireAt: nil,
                                        lock: lockByName[s.pipeline], isOrphan: true))
         }
         return rows
     }
 
-    static func statusTable(_ rows: [PipelineStatus]) -> String {
-        var table: [[String]] = [["PIPELINE", "LAST RUN", "OUTCOME", "ROWS new/upd/same", "DIAG", "NEWEST DATA", "NEXT RUN", "LOCK"]]
-        for r in rows {
+    /// The newest data time of a pipeline and its kind: the newest measured hour (its
+    /// bookmark), else the newest time its target table's data carries, else its last load.
+    static func newestData(_ summary: PipelineRunSummary?, table: String?, dataTimes: [String: (Date, DataTimeKind)]) -> (Date?, DataTimeKind?) {
+        if let observed = summary?.newestObservedAt { return (observed, .measured) }
+        if summary?.lastSuccessAt != nil, let table, let (time, kind) = dataTimes[table] { return (time, kind) }
+        if let loaded = summary?.lastSuccessAt { return (loaded, .loaded) }
+        return (nil, nil)
+    }
+
+    /// The width to fit: `COLUMNS`, else the terminal's width when standard output is one, else
+    /// nil (no limit: scripts reading the output get every column).
+    static func terminalWidth(_ variables: [String: String]) -> Int? {
+        if let columns = variables["COLUMNS"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), columns > 0 { return columns }
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        return ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+    }
+
+    /// The status table, at most `width` columns wide when given: the least useful parts go
+    /// first — an empty LOCK column, the UTC echo and zone of NEXT RUN, the run mode, seconds of
+    /// LAST RUN, then whole columns (ROWS, LAST RUN, DIAG); nothing is cut mid-cell.
+    static func statusTable(_ rows: [PipelineStatus], width: Int? = nil) -> String {
+        struct Cells {
+            var pipeline, started, startedShort, outcome, outcomeShort, counts, diagnostics, newest, next, nextShort, nextShortest, lock: String
+        }
+        let cells = rows.map { r -> Cells in
             let run = r.lastRun
             let started = run?.startedAt.map(iso8601UTC) ?? "never"
-            var outcome = run?.status ?? "-"
+            let startedShort = run?.startedAt.map { String(iso8601UTC($0).dropFirst(5).prefix(11)).replacingOccurrences(of: "T", with: " ") } ?? "never"
+            let status = run?.status ?? "-"
+            var outcome = status
             if let mode = run?.mode, run != nil { outcome += " (\(mode.rawValue))" }
-            let counts = run.map { "\($0.rowsInserted)/\($0.rowsUpdated)/\($0.rowsUnchanged)" } ?? "-"
-            var newest = r.newestDataAge.map { "\(Self.ageText($0)) ago" } ?? "none"
+            let counts = run.map { "\(TerminalProgress.grouped($0.rowsInserted))/\(TerminalProgress.grouped($0.rowsUpdated))/\(TerminalProgress.grouped($0.rowsUnchanged))" } ?? "-"
+            var newest = r.newestDataAge.map { "\(Self.ageText($0)) ago" + (r.newestDataKind.map { " (\($0.rawValue))" } ?? "") } ?? "none"
             if r.isStale { newest += " STALE" }
-            let next: String
-            if r.isOrphan { next = "(no pipeline file)" } else if let at = r.nextFireAt, let zone = r.timeZone.flatMap(TimeZone.init(identifier:)) {
-                next = "\(Self.localTime(at, zone: zone))"
-            } else { next = r.schedule == nil ? "not scheduled" : "never" }
+            var next = "", nextShort = "", nextShortest = ""
+            if r.isOrphan { next = "(no pipeline file)"; nextShort = next; nextShortest = "-" } else if let at = r.nextFireAt, let zone = r.timeZone.flatMap(TimeZone.init(identifier:)) {
+                next = Self.localTime(at, zone: zone)
+                nextShort = next.components(separatedBy: " (").first ?? next
+                nextShortest = nextShort.components(separatedBy: " ").prefix(2).joined(separator: " ")
+            } else { next = r.schedule == nil ? "not scheduled" : "never"; nextShort = next; nextShortest = r.schedule == nil ? "-" : "never" }
             let lock = r.lock.map { "pid \($0.pid)@\($0.host) since \(iso8601UTC($0.acquiredAt))" } ?? "-"
-            table.append([r.pipeline, started, outcome, counts, run.map { String($0.diagnostics) } ?? "-", newest, next, lock])
+            return Cells(pipeline: r.pipeline, started: started, startedShort: startedShort, outcome: outcome, outcomeShort: status,
+                         counts: counts, diagnostics: run.map { TerminalProgress.grouped($0.diagnostics) } ?? "-", newest: newest,
+                         next: next, nextShort: nextShort, nextShortest: nextShortest, lock: lock)
         }
-        let widths = (0..<table[0].count).map { c in table.map { $0[c].count }.max() ?? 0 }
-        var lines = table.map { row in
-            row.enumerated().map { c, cell in c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
+        typealias Column = (header: String, cell: (Cells) -> String)
+        var columns: [Column] = [("PIPELINE", \.pipeline), ("LAST RUN", \.started), ("OUTCOME", \.outcome), ("ROWS new/upd/same", \.counts),
+                                 ("DIAG", \.diagnostics), ("NEWEST DATA", \.newest), ("NEXT RUN", \.next), ("LOCK", \.lock)]
+        func render(_ columns: [Column]) -> [String] {
+            let table = [columns.map(\.header)] + cells.map { c in columns.map { $0.cell(c) } }
+            let widths = columns.indices.map { i in table.map { DisplayWidth.columns($0[i]) }.max() ?? 0 }
+            return table.map { row in
+                row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - DisplayWidth.columns(cell)) }
+                    .joined(separator: "  ")
+            }
         }
+        func fits(_ columns: [Column]) -> Bool { width.map { w in render(columns).allSatisfy { DisplayWidth.columns($0) <= w } } ?? true }
+        func replace(_ header: String, with cell: @escaping (Cells) -> String) { columns = columns.map { $0.header == header ? ($0.header, cell) : $0 } }
+        func drop(_ header: String) { columns.removeAll { $0.header == header } }
+        let steps: [() -> Void] = [
+            { if rows.allSatisfy({ $0.lock == nil }) { drop("LOCK") } },
+            { replace("NEXT RUN", with: \.nextShort) },
+            { replace("OUTCOME", with: \.outcomeShort) },
+            { replace("LAST RUN", with: \.startedShort) },
+            { replace("NEXT RUN", with: \.nextShortest) },
+            { drop("ROWS new/upd/same") },
+            { drop("LAST RUN") },
+            { drop("DIAG") },
+        ]
+        for step in steps where !fits(columns) { step() }
+        var lines = render(columns)
         for r in rows {
             if let error = r.lastRun?.error, ["failed", "abandoned"].contains(r.lastRun?.status) {
                 lines.append("\(r.pipeline): last error: \(error.split(separator: "\n").first ?? "")")
             }
         }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns (continuations indented).
+    static func wrapped(_ text: String, width: Int?) -> String {
+        guard let width, DisplayWidth.columns(text) > width else { return text }
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.columns(candidate) > width, !line.isEmpty {
+                lines.append(line)
+                line = "  " + word
+            } else {
+                line = candidate
+            }
+        }
+        lines.append(line)
         return lines.joined(separator: "\n")
     }
 
@@ -151,6 +234,7 @@ extension Feedline {
                 "\"next_fire_at\":\(date(r.nextFireAt))",
                 "\"newest_data_at\":\(date(r.newestDataAt))",
                 "\"newest_data_age_seconds\":\(r.newestDataAge.map { String(Int($0)) } ?? "null")",
+                "\"newest_data_kind\":\(text(r.newestDataKind?.rawValue))",
                 "\"stale\":\(r.isStale)", "\"orphan\":\(r.isOrphan)",
             ]
             if let run = r.lastRun {
