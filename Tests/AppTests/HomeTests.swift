@@ -89,7 +89,7 @@ struct FeedlineProcess {
         #expect(Set(pipelines.map { "Pipelines/\($0)" }).isSubset(of: Set(embedded.map(\.path))), "a pipeline is missing: run scripts/gen-scaffold")
     }
 
-    @Test("init, then run, status, query and report in a directory that is not the repository",
+    @Test("init, then run, status, describe, query and report in a directory that is not the repository",
           .enabled(if: FeedlineExecutable.url != nil))
     func aNewHomeWorksOfflineAtOnce() throws {
         let dir = try TemporaryDirectory("first-hour")
@@ -112,6 +112,8 @@ struct FeedlineProcess {
         #expect(count.status == 0 && count.out.hasPrefix("n\n") && (Int(count.out.dropFirst(2).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0, "\(count)")
         let status = try FeedlineProcess.run(["status"], in: sub)
         #expect(status.status == 0 && status.out.contains("airkorea-seoul"), "\(status)")
+        let described = try FeedlineProcess.run(["describe", "measurement"], in: sub)
+        #expect(described.status == 0 && described.out.contains("pm25") && described.out.contains("µg/m³"), "\(described)")
         let saved = try FeedlineProcess.run(["query", "--list"], in: sub)
         #expect(saved.status == 0 && saved.out.contains("latest"), "\(saved)")
         let report = try FeedlineProcess.run(["report", "--station", "종로구", "-o", "jongno.html"], in: sub)
