@@ -8,15 +8,17 @@ public struct FeedlineCommand: AsyncParsableCommand {
         commandName: "feedline",
         abstract: "Ingest public air-quality and career data into SQLite, safely and repeatably.",
         discussion: """
-        Pipelines are declared in Pipelines/*.yaml. Without API keys, `feedline run` replays the bundled fixture feeds; with keys in the environment, `feedline run --live` fetches from the APIs.
+        Pipelines are declared in Pipelines/*.yaml of a feedline home (`feedline init DIR` makes one; commands find it from --home, FEEDLINE_HOME or the directories above the current one). Without API keys, `feedline run` replays the bundled fixture feeds; with keys in the environment, `feedline run --live` fetches from the APIs.
 
         Examples:
+          feedline init air && cd air        a home with example pipelines
           feedline pipelines                 list and validate the pipelines
           feedline run                       run every pipeline on the fixtures
           feedline run airkorea-seoul --live       (AIRKOREA_SERVICE_KEY set)
           feedline replay Data/archive       re-load archived payloads
           feedline query "select * from measurement_latest"
           feedline status                    last runs, stale data, quota
+          feedline describe measurement      what a table's columns hold
         """,
         version: "0.1.0",
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
