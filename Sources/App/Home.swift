@@ -102,7 +102,7 @@ public struct FeedlineHome: Sendable, Equatable {
         if let violation = PipelineFileBounds.check(bytes) { throw Problem(description: "\(label) \(violation.message)") }
         guard let text = String(data: bytes, encoding: .utf8) else { throw Problem(description: "\(label): is not UTF-8 text.") }
         let parsed: Any?
-        do { parsed = try Yams.load(yaml: text) } catch {
+        do { parsed = try PlainYAML.load(text) } catch {
             throw Problem(description: "\(label): is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
         }
         let map: [String: Any]

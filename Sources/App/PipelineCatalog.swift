@@ -99,7 +99,7 @@ public struct PipelineCatalog: Sendable {
         if let violation = PipelineFileBounds.check(bytes) { throw problem(nil, violation.message) }
         guard let text = String(data: bytes, encoding: .utf8) else { throw problem(nil, "cannot be read as UTF-8 text.") }
         let parsed: Any?
-        do { parsed = try Yams.load(yaml: text) } catch {
+        do { parsed = try PlainYAML.load(text) } catch {
             throw problem(nil, "is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
         }
         guard let map = parsed as? [String: Any] else { throw problem(nil, "must be a mapping of fields (source, operation, …).") }

@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// The bounds a pipeline file must keep before its YAML is parsed at all.
 ///
@@ -132,5 +133,42 @@ public enum PipelineFileBounds {
             }
         }
         return nil
+    }
+}
+
+/// Reads a bounded YAML document (see `PipelineFileBounds`) into plain values — `[String: Any]`,
+/// `[Any]`, `String`, `NSNull` — from the parsed node tree, without Yams' value construction,
+/// which stops the process on some inputs (a mapping whose key is itself a collection, a bad
+/// `!!binary`). Scalars stay text (`1000`, `true`, `1.3` as written); `null`, `~` and an empty
+/// plain value are `NSNull`. Throws a sentence naming the line for what is not plain data.
+public enum PlainYAML {
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func load(_ text: String) throws -> Any? {
+        guard let node = try Yams.compose(yaml: text) else { return nil }
+        return try value(node)
+    }
+
+    static func value(_ node: Node) throws -> Any {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) { return NSNull() }
+            return scalar.string
+        case .sequence(let sequence):
+            return try sequence.map(value)
+        case .mapping(let mapping):
+            var out: [String: Any] = [:]
+            for (key, member) in mapping {
+                guard case .scalar(let name) = key else {
+                    throw Problem(description: "line \((key.mark?.line).map(String.init) ?? "?"): a key must be a plain name, not a list or mapping.")
+                }
+                out[name.string] = try value(member)
+            }
+            return out
+        case .alias:
+            throw Problem(description: "YAML aliases are not allowed.")
+        }
     }
 }

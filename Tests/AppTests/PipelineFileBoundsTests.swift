@@ -132,4 +132,33 @@ import Glibc
         #expect(problems.contains { $0.hasPrefix(link.appendingPathComponent("pipe.yaml").path) && $0.contains("not a regular file") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix(link.appendingPathComponent("bad.yaml").path + ": field 'source'") }, "\(problems)")
     }
+
+    /// Found by fuzzing: YAML's own value construction stops the process on a mapping key that
+    /// is a collection (`{source}: x`) or on a bad `!!binary`; pipeline files are read as plain
+    /// data instead, and such a file is one error.
+    @Test(arguments: [
+        "{sourc}: careernet, operdes",
+        "{source: careernet, operati!!strchool, parameter}: {guttttt l, s, unknoee:$~}",
+        "[a, b]: 1\nsource: airkorea\n",
+        "source: airkorea\noperation: !!binary '%%%'\n",
+        "source: !!timestamp 2024-99-99\noperation: x\n",
+        "? [complex, key]\n: value\n",
+    ])
+    func hostileYAMLIsOneErrorNotACrash(text: String) throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writePipeline("odd", text)
+        let (valid, problems) = PipelineCatalog(directory: pipelines, feeds: env.environment.feeds).loadAll()
+        #expect(valid.isEmpty && problems.count >= 1, "\(problems)")
+        #expect(problems.allSatisfy { $0.file.hasSuffix("odd.yaml") })
+    }
+
+    @Test func plainYAMLKeepsScalarsAsWritten() throws {
+        let value = try PlainYAML.load("a: 1.30\nb: [true, ~, 'x']\nc:\n  d: 1000\n") as? [String: Any]
+        #expect(value?["a"] as? String == "1.30")
+        let list = value?["b"] as? [Any]
+        #expect(list?.first as? String == "true" && list?[1] is NSNull && list?[2] as? String == "x")
+        #expect((value?["c"] as? [String: Any])?["d"] as? String == "1000")
+    }
 }
+
