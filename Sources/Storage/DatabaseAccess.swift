@@ -33,7 +33,8 @@ public struct DatabaseAccessError: Error, CustomStringConvertible, Sendable, Ret
 
 /// What a database file holds, as seen through a read-only connection before anything writes.
 enum DatabaseShape: Equatable {
-    /// No file, a zero-length file, or a SQLite file without a single table, view or trigger.
+    /// No file, a zero-length file, a SQLite file without a single table, view or trigger, or one
+    /// holding only the migrator's empty `grdb_migrations` table (a first open that was killed).
     case empty
     /// feedline's: its migration table lists feedline's first migration. `applied` is the
     /// migration table in the order the migrations were applied.
@@ -62,6 +63,9 @@ enum DatabaseShape: Equatable {
             if objects.contains("grdb_migrations") {
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
                 if applied.contains(feedlineMarker) { return .feedline(applied: applied) }
+                // The migrator creates its (empty) table in autocommit mode before the first
+                // migration's transaction: a first open killed between the two leaves just that.
+                if objects == ["grdb_migrations"] && applied.isEmpty { return .empty }
             }
             return .foreign(objects: objects)
         }

@@ -82,6 +82,25 @@ import TestSupport
         }
     }
 
+    @Test("a first open killed after the migrator made its empty table (before any migration) is finished on the next open")
+    func killedFirstOpenIsAdopted() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let file = dir.path("feedline.sqlite")
+        // What the migrator leaves when killed between its autocommitted CREATE TABLE and the
+        // first migration's transaction (seen in the SIGKILL trials).
+        let queue = try DatabaseQueue(path: file.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        try queue.close()
+
+        let store = try SQLiteStore(path: file.path)
+        #expect(try store.hasTable("run"))
+        #expect(try store.hasTable("measurement"))
+    }
+
     @Test("a database a newer feedline migrated is refused for writing, naming the migration, and still read")
     func newerDatabaseIsRefusedForWritingButRead() throws {
         let dir = try TemporaryDirectory("access")
