@@ -47,7 +47,7 @@ let package = Package(
         ]),
         .executableTarget(name: "feedline", dependencies: ["App"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
-        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage",
+        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Logging", package: "swift-log")]),
 
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "CareerNetTests", dependencies: ["CareerNet", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "SaraminTests", dependencies: ["Saramin", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Domain", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "CSHA256", "AirKorea", "CareerNet", "Saramin", "Pipeline", "Domain", "TestSupport",
             .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ReliabilityTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),

@@ -185,19 +185,18 @@ struct AirKoreaDecoder {
     /// A `future-time` diagnostic when `record` is timed more than a day after the fetch.
     func futureRefusal(_ record: FeedRecord) -> Diagnostic? {
         let limit = fetchedAt.addingTimeInterval(Self.futureAllowance)
-        switch record {
-        case .measurement(let m) where m.slot.end > limit:
+        if let m = record.as(HourlyMeasurement.self), m.slot.end > limit {
             return Diagnostic(code: "future-time",
                               message: "dataTime \(m.dataTime) is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); the item is skipped.",
                               location: "\(m.stationName) \(m.dataTime)", value: m.dataTime)
-        case .forecast(let f):
+        }
+        if let f = record.as(Forecast.self) {
             guard let released = HourSlot(date: f.releaseDate, hour: f.releaseHour)?.start, released > limit else { return nil }
             return Diagnostic(code: "future-time",
                               message: "The forecast release \(f.releaseDate) \(f.releaseHour)시 is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); it is skipped.",
                               location: "\(f.informCode) \(f.forecastDate)", value: "\(f.releaseDate) \(f.releaseHour)")
-        default:
-            return nil
         }
+        return nil
     }
 
     private static func integer(text: String) -> Int? {

@@ -14,6 +14,9 @@ import Pipeline
 /// (`ArpltnInforInqireSvc/getCtprvnRltmMesureDnsty`) or by alias: `realtime-by-station`,
 /// `realtime-by-province`, `forecast`, `stations`, `nearby-stations`, `tm-coordinates`.
 public struct AirKoreaFeed: Feed {
+    /// Where this feed's records go: writers for its record types (`AirKoreaTables`).
+    public var schema: FeedSchema { AirKoreaTables.schema }
+
     /// `airkorea`.
     public let source = "airkorea"
     /// `AIRKOREA_SERVICE_KEY`: the data.go.kr service key, sent as the `serviceKey` query parameter.

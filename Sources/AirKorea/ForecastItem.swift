@@ -46,7 +46,7 @@ enum ForecastItemMapping {
             actionKnack: WireValue.prose(item[ForecastField.actionKnack]),
             imageURLs: ForecastField.images.map { imageURL(item[$0]) },
             regionGrades: regionGrades(item[ForecastField.informGrade], reader: &reader))
-        return reader.keep(.forecast(forecast))
+        return reader.keep(FeedRecord(forecast))
     }
 
     /// `2023-06-03 23시 발표` → (2023-06-03, 23). Spaces are optional around the hour.

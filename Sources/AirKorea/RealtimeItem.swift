@@ -74,7 +74,7 @@ enum RealtimeItemMapping {
                 no2: reader.flag(item[RealtimeField.no2Flag]),
                 co: reader.flag(item[RealtimeField.coFlag]),
                 so2: reader.flag(item[RealtimeField.so2Flag])))
-        return reader.keep(.measurement(measurement))
+        return reader.keep(FeedRecord(measurement))
     }
 
     /// The slot an AirKorea label names. The canonical `YYYY-MM-DD HH:00` is read byte by byte

@@ -36,7 +36,7 @@ enum StationItemMapping {
             items: WireValue.text(item[StationField.item]),
             latitude: latitude,
             longitude: longitude)
-        return reader.keep(.station(station))
+        return reader.keep(FeedRecord(station))
     }
 
     /// Assigns `dmX`/`dmY` to latitude/longitude by range: legacy lists put the latitude in
@@ -85,7 +85,7 @@ enum NearbyStationItemMapping {
             tmX: queryPoint.x, tmY: queryPoint.y, stationName: name,
             address: WireValue.text(item[NearbyStationField.addr]),
             distanceKm: reader.number(item[NearbyStationField.tm], NearbyStationField.tm, range: PlausibleRange.distanceKm, unit: "km"))
-        return reader.keep(.nearbyStation(station))
+        return reader.keep(FeedRecord(station))
     }
 }
 
@@ -118,6 +118,6 @@ enum TMCoordinateItemMapping {
                                "The item has no usable tmX/tmY; it is skipped.")
         }
         // 세종 has no 시군구, so an empty sggName is legitimate.
-        return reader.keep(.tmCoordinate(TMCoordinate(sidoName: sido ?? "", sggName: sgg ?? "", umdName: umd, tmX: x, tmY: y)))
+        return reader.keep(FeedRecord(TMCoordinate(sidoName: sido ?? "", sggName: sgg ?? "", umdName: umd, tmX: x, tmY: y)))
     }
 }

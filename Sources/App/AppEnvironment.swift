@@ -64,6 +64,9 @@ public struct AppEnvironment: Sendable {
         ]
     }
 
+    /// What the feeds bring to the store: their migrations and record writers.
+    public var storeSchema: FeedSchema { FeedSchema.merged(feeds.map(\.schema)) }
+
     /// Resolves a path given on the command line or in the environment.
     public func resolve(_ path: String) -> URL {
         path.hasPrefix("/") ? URL(fileURLWithPath: path) : workingDirectory.appendingPathComponent(path)

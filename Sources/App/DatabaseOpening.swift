@@ -9,7 +9,7 @@ extension Feedline {
     /// `FEEDLINE_BUSY_TIMEOUT_MS` (default 10 s for writers, 5 s for readers).
     func openStore(_ paths: Paths, forWriting: Bool = true) throws -> SQLiteStore {
         let timeout = try Self.busyTimeout(environment.variables)
-        if forWriting { return try SQLiteStore(path: paths.database.path, busyTimeout: timeout ?? 10) }
+        if forWriting { return try SQLiteStore(path: paths.database.path, schema: environment.storeSchema, busyTimeout: timeout ?? 10) }
         return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
     }
 

@@ -14,6 +14,9 @@ import Pipeline
 /// Operations: `SCHOOL` (alias `schools`; `gubun` required: `elem_list`, `midd_list`,
 /// `high_list`, `univ_list`, `seet_list`, `alte_list`), `MAJOR` (`majors`), `JOB` (`jobs`).
 public struct CareerNetFeed: Feed {
+    /// Where this feed's records go: writers for its record types (`CareerNetTables`).
+    public var schema: FeedSchema { CareerNetTables.schema }
+
     /// `careernet`.
     public let source = "careernet"
     /// `CAREERNET_API_KEY`: the career.go.kr OpenAPI key, sent as the `apiKey` query parameter.

@@ -49,7 +49,7 @@ enum SchoolItemMapping {
             address: CareerNetText.value(item["adres"]),
             homepage: CareerNetText.value(item["link"]),
             collegeInfoURL: CareerNetText.value(item["collegeinfourl"]))
-        return notes.keep(.career(.school(school)))
+        return notes.keep(FeedRecord(school))
     }
 }
 
@@ -68,7 +68,7 @@ enum MajorItemMapping {
         }
         let departments = CareerNetText.list(item["facilName"])
         let major = Major(seq: seq, field: CareerNetText.value(item["lClass"]), name: name, departments: departments)
-        return notes.keep(.career(.major(major)))
+        return notes.keep(FeedRecord(major))
     }
 }
 
@@ -100,6 +100,6 @@ enum JobItemMapping {
             jobCode: CareerNetText.value(item["job_code"]),
             categoryCode: CareerNetText.value(item["job_ctg_code"]),
             aptitudeTypeCode: CareerNetText.value(item["aptd_type_code"]))
-        return notes.keep(.career(.jobInfo(job)))
+        return notes.keep(FeedRecord(job))
     }
 }

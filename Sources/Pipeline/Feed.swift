@@ -67,6 +67,9 @@ public protocol Feed: Sendable {
 
     /// The spec a live run should use given the pipeline's bookmarks.
     func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec
+
+    /// The tables this feed's records go to: its migrations and a writer per record type.
+    var schema: FeedSchema { get }
 }
 
 extension Feed {

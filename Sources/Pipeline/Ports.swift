@@ -53,8 +53,9 @@ public struct LoadCounts: Sendable, Equatable, Codable {
 }
 
 /// Writes inside one open load transaction. Implemented by Storage; used by the runner.
-public protocol LoadSession: AnyObject {
-    /// Upserts one record by its natural key.
+public protocol LoadSession: TableWriting {
+    /// Upserts one record by its natural key, through the writer registered for its type
+    /// (throws `UnregisteredRecordError` when there is none).
     func write(_ record: FeedRecord, payload: RawPayload?) throws -> WriteOutcome
     /// Stores one diagnostic.
     func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws

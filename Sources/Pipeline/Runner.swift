@@ -95,15 +95,13 @@ public struct PipelineRunner: Sendable {
     public let feeds: [String: any Feed]
     public let store: any RunStore
     public let clock: @Sendable () -> Date
-    public let transform: MeasurementTransform
     public let events: @Sendable (RunEvent) -> Void
 
     public init(feeds: [any Feed], store: any RunStore, clock: @escaping @Sendable () -> Date,
-                transform: MeasurementTransform = MeasurementTransform(), events: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
+                events: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
         self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         self.store = store
         self.clock = clock
-        self.transform = transform
         self.events = events
     }
 
@@ -119,7 +117,7 @@ public struct PipelineRunner: Sendable {
                 let context = DecodeContext(request: request, fallbackParameters: pipeline.fallbackParameters)
                 // Decoded once: by the fetch stage when it inspects pages (live runs), else here.
                 let inspection = try payload.inspection ?? PageInspection(prepared: Self.prepare(
-                    StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path), transform: transform))
+                    StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path)))
                 payload.inspection = inspection
                 let summary = inspection.summary
                 events(.fetched(request, page: page, items: summary.itemCount, reportedTotal: summary.reportedTotal))
@@ -174,10 +172,9 @@ public struct PipelineRunner: Sendable {
                 let wanted = try payloads.map { try force || !session.wasLoaded(sha256: $0.payload.sha256) }
                 let ahead = PreparationQueue(capacity: 2)
                 let work = zip(payloads, wanted).filter(\.1).map(\.0)
-                let transform = self.transform
                 let preparer = Thread {
                     for staged in work {
-                        guard ahead.push(Result { try Self.prepare(staged, transform: transform) }) else { return }
+                        guard ahead.push(Result { try Self.prepare(staged) }) else { return }
                     }
                 }
                 preparer.stackSize = 8 << 20
@@ -255,13 +252,13 @@ public struct PipelineRunner: Sendable {
     /// load back). Memory is one payload's records, as in `replay`.
     private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
         if !force, try session.wasLoaded(sha256: staged.payload.sha256) { return try write(nil, staged, into: session) }
-        return try write(staged.payload.inspection?.prepared ?? Self.prepare(staged, transform: transform), staged, into: session)
+        return try write(staged.payload.inspection?.prepared ?? Self.prepare(staged), staged, into: session)
     }
 
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
     /// on its preparing thread). Memory is one payload's records (a page).
-    static func prepare(_ staged: StagedPayload, transform: MeasurementTransform) throws -> PreparedPayload {
-        var sink = PreparingSink(transform: transform)
+    static func prepare(_ staged: StagedPayload) throws -> PreparedPayload {
+        var sink = PreparingSink()
         let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)
         return PreparedPayload(entries: sink.entries, summary: summary, newestSlot: sink.newestSlot)
     }
@@ -297,27 +294,21 @@ struct PreparedPayload: Sendable {
     var newestSlot: HourSlot?
 }
 
-/// Transforms measurements as they arrive and keeps records and diagnostics in arrival order
-/// (a record's transform diagnostics just before it), until the whole payload has parsed.
+/// Transforms records as they arrive and keeps records and diagnostics in arrival order (a
+/// record's transform diagnostics just before it), until the whole payload has parsed.
 struct PreparingSink: RecordSink {
     enum Entry: Sendable {
         case record(FeedRecord)
         case diagnostic(Diagnostic)
     }
-    let transform: MeasurementTransform
     var entries: [Entry] = []
     var newestSlot: HourSlot?
 
-    init(transform: MeasurementTransform) {
-        self.transform = transform
-    }
-
     mutating func accept(_ record: FeedRecord) throws {
-        guard case .measurement(let m) = record else { entries.append(.record(record)); return }
-        let (transformed, diagnostics) = transform.apply(m)
+        let (transformed, diagnostics) = record.transformed()
         for d in diagnostics { entries.append(.diagnostic(d)) }
-        entries.append(.record(.measurement(transformed)))
-        if newestSlot.map({ m.slot > $0 }) ?? true { newestSlot = m.slot }
+        entries.append(.record(transformed))
+        if let slot = record.value.observedSlot, newestSlot.map({ slot > $0 }) ?? true { newestSlot = slot }
     }
 
     mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
@@ -392,11 +383,9 @@ public final class PageInspection: Sendable {
 /// the retried unit, and the load reuses the result.
 public struct PageInspector: Sendable {
     let feeds: [String: any Feed]
-    let transform: MeasurementTransform
 
-    public init(feeds: [any Feed], transform: MeasurementTransform = MeasurementTransform()) {
+    public init(feeds: [any Feed]) {
         self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
-        self.transform = transform
     }
 
     /// `payload` decoded with the feed that requested it; throws the decoder's `FeedError`
@@ -406,7 +395,7 @@ public struct PageInspector: Sendable {
         guard let feed = feeds[request.source] else { return payload }
         var inspected = payload
         let staged = StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: request), archivePath: payload.file.path)
-        inspected.inspection = PageInspection(prepared: try PipelineRunner.prepare(staged, transform: transform))
+        inspected.inspection = PageInspection(prepared: try PipelineRunner.prepare(staged))
         return inspected
     }
 }

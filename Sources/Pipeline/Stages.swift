@@ -139,16 +139,6 @@ public struct RawPayload: Sendable {
 
 // MARK: - Parse and map
 
-/// A typed record a feed produced from one item. Consumed by the transform and load stages.
-public enum FeedRecord: Sendable, Hashable {
-    case measurement(HourlyMeasurement)
-    case station(Station)
-    case nearbyStation(NearbyStation)
-    case tmCoordinate(TMCoordinate)
-    case forecast(Forecast)
-    case career(CareerRecord)
-}
-
 /// Something odd about one item or field that did not stop the load: counted, stored and
 /// reported, never silently dropped.
 public struct Diagnostic: Hashable, Sendable, Codable {

@@ -1,5 +1,12 @@
 import Domain
 
+extension HourlyMeasurement: LoadableRecord {
+    /// Derives feedline's indices and judges AirKorea's grades (`MeasurementTransform`).
+    public func transformed() -> (HourlyMeasurement, [Diagnostic]) { MeasurementTransform().apply(self) }
+
+    public var observedSlot: HourSlot? { slot }
+}
+
 /// The transform stage for measurements: derives feedline's own indices (Korean grades, CAI,
 /// US EPA AQI), cross-checks AirKorea's published grades against them, and flags checks that
 /// need the whole record. Published values are never changed here, only judged; every

@@ -11,6 +11,9 @@ import Pipeline
 /// `newest_modification_timestamp` (Unix seconds); `resuming(_:fromBookmark:)` turns it into
 /// the `updated_min` parameter so a scheduled run fetches only what changed.
 public struct SaraminFeed: Feed {
+    /// Where this feed's records go: writers for its record types (`SaraminTables`).
+    public var schema: FeedSchema { SaraminTables.schema }
+
     /// `saramin`.
     public let source = "saramin"
     /// `SARAMIN_ACCESS_KEY`: the access key, sent as the `access-key` query parameter.

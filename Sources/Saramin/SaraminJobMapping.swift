@@ -70,7 +70,7 @@ enum SaraminJobMapping {
         } else {
             posting.expiresAt = expiration
         }
-        return SaraminOutcome(record: .career(.jobPosting(posting)), diagnostics: notes.diagnostics)
+        return SaraminOutcome(record: FeedRecord(posting), diagnostics: notes.diagnostics)
     }
 
     // MARK: - Fields

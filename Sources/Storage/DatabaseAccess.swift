@@ -90,8 +90,8 @@ extension SQLiteStore {
     }
 
     /// The newest migration in `applied` that this feedline does not know, if any.
-    static func unknownMigration(in applied: [String]) -> String? {
-        let known = Set(FeedlineMigrations.migrator.migrations)
+    static func unknownMigration(in applied: [String], known: [String]) -> String? {
+        let known = Set(known)
         return applied.last { !known.contains($0) }
     }
 

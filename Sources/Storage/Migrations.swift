@@ -1,8 +1,18 @@
 import GRDB
+import Pipeline
 
 /// The schema, as numbered migrations. A migration that has landed is never edited: changes
 /// come as new migrations appended here.
 enum FeedlineMigrations {
+    /// feedline's own migrations, then the feeds' (`FeedSchema.migrations`, in the order given).
+    static func migrator(with feedMigrations: [SchemaMigration]) -> DatabaseMigrator {
+        var migrator = migrator
+        for migration in feedMigrations {
+            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sqlite) }
+        }
+        return migrator
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-ledger-and-air-quality") { db in

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Pipeline
 
 /// A prepared write statement bound and stepped through SQLite's C API.
 ///
@@ -45,6 +46,21 @@ struct RawStatement {
     mutating func bind(_ value: Int?) {
         index += 1
         if let value { sqlite3_bind_int64(handle, index, Int64(value)) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    mutating func bind(_ value: StoreValue) {
+        switch value {
+        case .null: index += 1; sqlite3_bind_null(handle, index)
+        case .integer(let v): index += 1; sqlite3_bind_int64(handle, index, v)
+        case .real(let v): bind(v)
+        case .text(let v): bind(v)
+        }
+    }
+
+    /// Binds every value of `row`, in order, from the first parameter.
+    mutating func bind(row: RowValues) {
+        begin()
+        for value in row.values { bind(value) }
     }
 
     /// Runs the bound statement; returns how many rows it changed.

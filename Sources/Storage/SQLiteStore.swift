@@ -18,6 +18,8 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
     /// The process whose runs this store records: its host and pid go into the ledger, and its
     /// probe tells which earlier runs on this host were abandoned.
     public let process: RunProcess
+    /// The writer of each record type, from the feeds' schemas.
+    let writers: [ObjectIdentifier: RecordWriter]
 
     /// Opens (creating if needed) the database at `path` for writing and applies pending migrations.
     ///
@@ -25,17 +27,24 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
     /// anything is written to it (the switch to WAL included) when it is another application's
     /// database (tables of its own and no feedline migrations) or when a newer feedline migrated
     /// it (a migration this one does not know). Busy failures throw `DatabaseAccessError.busy`.
-    public init(path: String, busyTimeout: TimeInterval = 10, process: RunProcess = .current) throws {
+    ///
+    /// `schema` is what the feeds bring (`FeedSchema.merged` of every feed's): their migrations
+    /// run after feedline's own, and loads write each record through its type's writer.
+    public init(path: String, schema: FeedSchema, busyTimeout: TimeInterval = 10, process: RunProcess = .current) throws {
         self.path = path
         self.busyTimeout = busyTimeout
         self.process = process
+        self.writers = schema.writerByType
+        let migrator = FeedlineMigrations.migrator(with: schema.migrations)
         var migrate = true
         switch try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
         case .empty: break
         case .foreign(let objects): throw Self.notFeedlineError(path: path, objects: objects)
         case .feedline(let applied):
-            if let newer = Self.unknownMigration(in: applied) { throw Self.newerSchemaError(path: path, migration: newer) }
-            migrate = !Set(FeedlineMigrations.migrator.migrations).isSubset(of: applied)
+            if let newer = Self.unknownMigration(in: applied, known: migrator.migrations) {
+                throw Self.newerSchemaError(path: path, migration: newer)
+            }
+            migrate = !Set(migrator.migrations).isSubset(of: applied)
         }
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
@@ -50,7 +59,7 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         } catch where Self.isBusy(error) {
             throw Self.busyError(path: path, busyTimeout: busyTimeout, process: process)
         }
-        if migrate { try reportingBusy { try FeedlineMigrations.migrator.migrate(pool) } }
+        if migrate { try reportingBusy { try migrator.migrate(pool) } }
     }
 
     /// Opens the existing database at `path` for reading only (`feedline status`, `intake`): it is
@@ -66,6 +75,7 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         self.path = path
         self.busyTimeout = busyTimeout
         self.process = process
+        self.writers = [:]
         if case .foreign(let objects) = try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
             throw Self.notFeedlineError(path: path, objects: objects)
         }
@@ -116,7 +126,7 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
                 var counts = LoadCounts()
                 try db.inTransaction(.immediate) {
-                    let session = GRDBLoadSession(db: db, run: run)
+                    let session = GRDBLoadSession(db: db, run: run, writers: writers)
                     counts = try body(session)
                     counts.diagnostics = session.diagnosticCount
                     try db.execute(sql: """

@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// A natural-key upsert as two statements over the same numbered parameters (`?1` … `?n`, in
 /// `columns` order), so both bind the same values:
@@ -11,16 +12,18 @@ import Foundation
 /// of every page it touches (spilled to a temporary file past 64 KiB): that doubled the disk
 /// writes of a load.
 ///
-/// Columns in `ignoredInComparison` are written but never compared (`payload_sha256`: the same
-/// row from another payload is unchanged); columns in `keepKnown` are never erased by a later
-/// NULL. `insertFallbacks` gives, per column, an SQL expression the insert uses when the bound
-/// value is NULL; `{column}` in it stands for the value bound to that column.
+/// Built from a feed's `UpsertTable`: columns in `ignoredInComparison` are written but never
+/// compared (`payload_sha256`: the same row from another payload is unchanged); columns in
+/// `keepKnown` are never erased by a later NULL. `insertFallbacks` gives, per column, an SQL
+/// expression the insert uses when the bound value is NULL; `{column}` in it stands for the
+/// value bound to that column. Tables with a `revision` column count their updates in it.
 struct UpsertSQL: Sendable {
     let insert: String
     let update: String
 
-    init(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = ["payload_sha256"],
-         keepKnown: Set<String> = [], insertFallbacks: [String: String] = [:]) {
+    init(_ spec: UpsertTable) {
+        let (table, columns, key) = (spec.table, spec.columns, spec.key)
+        let (ignoredInComparison, keepKnown, insertFallbacks) = (spec.ignoredInComparison, spec.keepKnown, spec.insertFallbacks)
         let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
         let inserted = columns.map { column -> String in
             guard var fallback = insertFallbacks[column] else { return parameter[column]! }
@@ -40,10 +43,12 @@ struct UpsertSQL: Sendable {
             INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(inserted.joined(separator: ", ")))
             ON CONFLICT (\(key.joined(separator: ", "))) DO NOTHING
             """
+        // A table of key columns only has nothing to update: its update changes no row.
+        let sets = assignments + (spec.counted ? ["revision = revision + 1"] : [])
         update = """
-            UPDATE \(table) SET \((assignments + ["revision = revision + 1"]).joined(separator: ", "))
+            UPDATE \(table) SET \((sets.isEmpty ? ["\(key[0]) = \(key[0])"] : sets).joined(separator: ", "))
             WHERE \(key.map { "\($0) = \(parameter[$0]!)" }.joined(separator: " AND "))
-              AND (\(compared.joined(separator: " OR ")))
+              AND (\(compared.isEmpty ? "0" : compared.joined(separator: " OR ")))
             """
     }
 }

@@ -4,7 +4,12 @@ import Pipeline
 
 /// Golden-file lines for career records (CareerNet schools, majors, jobs; Saramin postings),
 /// in the style of `Golden.line(_:)`: `kind name=value …`, missing values `nil`, text quoted
-/// only when it must be. `Golden.line(.career(r))` delegates here.
+/// only when it must be. Each career record type renders through it (`GoldenRenderable`).
+extension School: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.school(self)) } }
+extension Major: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.major(self)) } }
+extension JobInfo: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.jobInfo(self)) } }
+extension JobPosting: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.jobPosting(self)) } }
+
 public enum CareerGolden {
     /// One line for one career record.
     public static func line(_ record: CareerRecord) -> String {

@@ -28,6 +28,18 @@ public enum FixturePaths {
 
 // MARK: - Rendering
 
+/// A record with a golden-file line. Every record type a feed produces conforms (a feed's own
+/// record types conform in its tests), so `Golden.line(_:)` needs no list of record types.
+public protocol GoldenRenderable {
+    var goldenLine: String { get }
+}
+
+extension HourlyMeasurement: GoldenRenderable { public var goldenLine: String { Golden.line(self) } }
+extension Station: GoldenRenderable { public var goldenLine: String { Golden.line(self) } }
+extension NearbyStation: GoldenRenderable { public var goldenLine: String { Golden.line(self) } }
+extension TMCoordinate: GoldenRenderable { public var goldenLine: String { Golden.line(self) } }
+extension Forecast: GoldenRenderable { public var goldenLine: String { Golden.line(self) } }
+
 /// A deterministic one-line-per-thing text rendering of what a feed produces — records,
 /// diagnostics, page summaries and errors — for golden files. Missing values read `nil`;
 /// numbers use Swift's shortest round-trip form (`35`, `0.085`); text is quoted only when it
@@ -36,49 +48,64 @@ public enum Golden {
     /// One line for one record, e.g.
     /// `measurement station=종로구 … slot=2023-05-13T14:00+09:00 data_time="2023-05-13 15:00" pm10=35 pm25=19 … flags=pm10:통신장애`.
     public static func line(_ record: FeedRecord) -> String {
-        switch record {
-        case .career(let c):
-            return CareerGolden.line(c)
-        case .measurement(let m):
-            return fields("measurement", [
-                ("station", text(m.stationName)), ("code", text(m.stationCode)), ("sido", text(m.sidoName)),
-                ("network", text(m.network)), ("slot", slot(m.slot)), ("data_time", text(m.dataTime)),
-                ("pm10", number(m.pm.pm10)), ("pm25", number(m.pm.pm25)),
-                ("pm10_24h", number(m.pm24h.pm10)), ("pm25_24h", number(m.pm24h.pm25)),
-                ("o3", number(m.o3ppm)), ("no2", number(m.no2ppm)), ("co", number(m.coppm)), ("so2", number(m.so2ppm)),
-                ("khai", number(m.khai)),
-                ("grades", perPollutant(m.grades) { String($0.rawValue) }),
-                ("grades1h", perPollutant(PollutantValues(pm10: m.grades1h.pm10, pm25: m.grades1h.pm25)) { String($0.rawValue) }),
-                ("khai_grade", m.khaiGrade.map { String($0.rawValue) } ?? "nil"),
-                ("flags", perPollutant(m.flags) { text($0.description) }),
-            ])
-        case .station(let s):
-            return fields("station", [
-                ("name", text(s.name)), ("address", text(s.address)), ("network", text(s.network)),
-                ("year", s.installedYear.map(String.init) ?? "nil"), ("items", text(s.items)),
-                ("lat", number(s.latitude)), ("lon", number(s.longitude)),
-            ])
-        case .nearbyStation(let n):
-            return fields("nearby_station", [
-                ("query_tm_x", number(n.tmX)), ("query_tm_y", number(n.tmY)), ("station", text(n.stationName)),
-                ("address", text(n.address)), ("distance_km", number(n.distanceKm)),
-            ])
-        case .tmCoordinate(let t):
-            return fields("tm_coordinate", [
-                ("sido", text(t.sidoName)), ("sgg", text(t.sggName)), ("umd", text(t.umdName)),
-                ("tm_x", number(t.tmX)), ("tm_y", number(t.tmY)),
-            ])
-        case .forecast(let f):
-            let images = f.imageURLs.enumerated().compactMap { index, url in url.map { "\(index + 1):\(text($0))" } }
-            let regions = f.regionGrades.map { "\(text($0.region)):\(text($0.gradeText))(\($0.grade.map { String($0.rawValue) } ?? "-"))" }
-            return fields("forecast", [
-                ("code", text(f.informCode)), ("date", f.forecastDate.description),
-                ("released", "\(f.releaseDate)T\(twoDigits(f.releaseHour))"),
-                ("overall", text(f.overall)), ("cause", text(f.cause)), ("action", text(f.actionKnack)),
-                ("images", images.isEmpty ? "none" : images.joined(separator: ",")),
-                ("regions", regions.isEmpty ? "none" : regions.joined(separator: ",")),
-            ])
+        guard let renderable = record.value as? any GoldenRenderable else {
+            return "unrenderable \(record.recordType): conform it to GoldenRenderable"
         }
+        return renderable.goldenLine
+    }
+
+    /// The golden line of an `HourlyMeasurement`.
+    public static func line(_ m: HourlyMeasurement) -> String {
+        return fields("measurement", [
+            ("station", text(m.stationName)), ("code", text(m.stationCode)), ("sido", text(m.sidoName)),
+            ("network", text(m.network)), ("slot", slot(m.slot)), ("data_time", text(m.dataTime)),
+            ("pm10", number(m.pm.pm10)), ("pm25", number(m.pm.pm25)),
+            ("pm10_24h", number(m.pm24h.pm10)), ("pm25_24h", number(m.pm24h.pm25)),
+            ("o3", number(m.o3ppm)), ("no2", number(m.no2ppm)), ("co", number(m.coppm)), ("so2", number(m.so2ppm)),
+            ("khai", number(m.khai)),
+            ("grades", perPollutant(m.grades) { String($0.rawValue) }),
+            ("grades1h", perPollutant(PollutantValues(pm10: m.grades1h.pm10, pm25: m.grades1h.pm25)) { String($0.rawValue) }),
+            ("khai_grade", m.khaiGrade.map { String($0.rawValue) } ?? "nil"),
+            ("flags", perPollutant(m.flags) { text($0.description) }),
+        ])
+    }
+
+    /// The golden line of a `Station`.
+    public static func line(_ s: Station) -> String {
+        return fields("station", [
+            ("name", text(s.name)), ("address", text(s.address)), ("network", text(s.network)),
+            ("year", s.installedYear.map(String.init) ?? "nil"), ("items", text(s.items)),
+            ("lat", number(s.latitude)), ("lon", number(s.longitude)),
+        ])
+    }
+
+    /// The golden line of a `NearbyStation`.
+    public static func line(_ n: NearbyStation) -> String {
+        return fields("nearby_station", [
+            ("query_tm_x", number(n.tmX)), ("query_tm_y", number(n.tmY)), ("station", text(n.stationName)),
+            ("address", text(n.address)), ("distance_km", number(n.distanceKm)),
+        ])
+    }
+
+    /// The golden line of a `TMCoordinate`.
+    public static func line(_ t: TMCoordinate) -> String {
+        return fields("tm_coordinate", [
+            ("sido", text(t.sidoName)), ("sgg", text(t.sggName)), ("umd", text(t.umdName)),
+            ("tm_x", number(t.tmX)), ("tm_y", number(t.tmY)),
+        ])
+    }
+
+    /// The golden line of a `Forecast`.
+    public static func line(_ f: Forecast) -> String {
+        let images = f.imageURLs.enumerated().compactMap { index, url in url.map { "\(index + 1):\(text($0))" } }
+        let regions = f.regionGrades.map { "\(text($0.region)):\(text($0.gradeText))(\($0.grade.map { String($0.rawValue) } ?? "-"))" }
+        return fields("forecast", [
+            ("code", text(f.informCode)), ("date", f.forecastDate.description),
+            ("released", "\(f.releaseDate)T\(twoDigits(f.releaseHour))"),
+            ("overall", text(f.overall)), ("cause", text(f.cause)), ("action", text(f.actionKnack)),
+            ("images", images.isEmpty ? "none" : images.joined(separator: ",")),
+            ("regions", regions.isEmpty ? "none" : regions.joined(separator: ",")),
+        ])
     }
 
     /// One line for a diagnostic: `diagnostic code=… location="…" value=… message="…"`.

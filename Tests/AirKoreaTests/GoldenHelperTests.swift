@@ -59,7 +59,7 @@ struct GoldenHelperTests {
         let m = HourlyMeasurement(stationName: "도봉구", slot: slot, dataTime: "2023-05-13 24:00",
                                   pm: DustPair(pm10: nil, pm25: 12), grades: PollutantValues(pm10: .good),
                                   flags: PollutantValues(pm10: .communicationFailure))
-        #expect(Golden.line(.measurement(m)) == "measurement station=도봉구 code=nil sido=nil network=nil slot=2023-05-13T23:00+09:00 "
+        #expect(Golden.line(m) == "measurement station=도봉구 code=nil sido=nil network=nil slot=2023-05-13T23:00+09:00 "
                 + "data_time=\"2023-05-13 24:00\" pm10=nil pm25=12 pm10_24h=nil pm25_24h=nil o3=nil no2=nil co=nil so2=nil khai=nil "
                 + "grades=pm10:1 grades1h=none khai_grade=nil flags=pm10:통신장애")
         let error = FeedError(.api(code: "22", name: "LIMITED"), .transient, "Quota.", context: "https://example/?serviceKey=REDACTED")

@@ -14,7 +14,7 @@ struct MappingTests {
     }
 
     func measurement(_ outcome: ItemOutcome) -> HourlyMeasurement? {
-        if case .measurement(let m)? = outcome.record { return m }
+        if let m = outcome.record?.as(HourlyMeasurement.self) { return m }
         return nil
     }
 
@@ -118,7 +118,7 @@ struct MappingTests {
         item.values[StationField.dmX.rawValue] = dmX
         item.values[StationField.dmY.rawValue] = dmY
         let outcome = StationItemMapping.map(item)
-        guard case .station(let station)? = outcome.record else { Issue.record("no station"); return }
+        guard let station = outcome.record?.as(Station.self) else { Issue.record("no station"); return }
         #expect(station.latitude == latitude)
         #expect(station.longitude == longitude)
         #expect(outcome.diagnostics.count == diagnostics)
@@ -166,7 +166,7 @@ struct MappingTests {
         #expect(result.error == nil)
         #expect(result.summary?.itemCount == 2)
         #expect(result.sink.diagnostics.map(\.code) == ["type-mismatch", "type-mismatch"])
-        guard case .measurement(let m)? = result.sink.records.first else { Issue.record("no record"); return }
+        guard let m = result.sink.records.first?.as(HourlyMeasurement.self) else { Issue.record("no record"); return }
         #expect(m.pm.pm10 == nil && m.pm.pm25 == 19)
     }
 

@@ -31,7 +31,7 @@ struct PagingTests {
         #expect(feed.isLastPage(summary2, of: second))
 
         let stations = (page1.sink.records + page2.sink.records).compactMap { record -> String? in
-            if case .measurement(let m) = record { return m.stationName }
+            if let m = record.as(HourlyMeasurement.self) { return m.stationName }
             return nil
         }
         #expect(stations == ["이도동", "연동", "노형로", "동홍동"])

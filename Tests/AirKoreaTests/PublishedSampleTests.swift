@@ -1,4 +1,5 @@
 import AirKorea
+import Domain
 import Foundation
 import Pipeline
 import Testing
@@ -104,7 +105,7 @@ struct PublishedSampleTests {
         // Forecast: 10 items, 10 records, all 19 regions on each.
         let forecast = AirKoreaFixtures.decode(Self.url("airkorea-forecast.json"))
         #expect(forecast.sink.records.count == 10)
-        for case .forecast(let f) in forecast.sink.records { #expect(f.regionGrades.count == 19) }
+        for f in forecast.sink.records.compactMap({ $0.as(Forecast.self) }) { #expect(f.regionGrades.count == 19) }
     }
 
     @Test("the ver 1.0 by-station sample needs the request's stationName: skipped without it, mapped with it")
@@ -117,7 +118,7 @@ struct PublishedSampleTests {
 
         let named = AirKoreaFixtures.decode(file, context: DecodeContext(request: nil, fallbackParameters: ["stationName": "종로구"]))
         #expect(named.sink.diagnostics.isEmpty)
-        guard case .measurement(let first)? = named.sink.records.first else { Issue.record("no record"); return }
+        guard let first = named.sink.records.first?.as(HourlyMeasurement.self) else { Issue.record("no record"); return }
         #expect(named.sink.records.count == 5)
         #expect(first.stationName == "종로구")
         #expect(first.dataTime == "2023-05-21 10:00")

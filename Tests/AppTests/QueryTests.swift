@@ -186,7 +186,7 @@ import TestSupport
         let slot = HourSlot(date: LocalDate(iso: date)!, hour: hour)!
         var m = HourlyMeasurement(stationName: station, slot: slot, dataTime: slot.airKoreaLabel, pm: DustPair(pm10: pm10, pm25: pm25))
         m.sidoName = sido
-        return .measurement(m)
+        return FeedRecord(m)
     }
 
     func load(_ store: SQLiteStore, _ records: [FeedRecord]) throws {
@@ -202,7 +202,7 @@ import TestSupport
     @Test func dailyMonthlyProvinceAndExceedanceViewsCountHoursAndJudgeOnlyFullEnoughDays() throws {
         let dir = try TemporaryDirectory("views")
         defer { dir.remove() }
-        let store = try SQLiteStore(path: dir.path("v.sqlite").path)
+        let store = try SQLiteStore(path: dir.path("v.sqlite").path, schema: .feedline)
         var records: [FeedRecord] = []
         // Day 1: 20 hours PM10 120, 4 hours missing; PM2.5 40 all day.
         for h in 0..<24 { records.append(hour("A", "2024-03-06", h, pm10: h < 20 ? 120 : nil, pm25: 40)) }
@@ -280,7 +280,7 @@ import TestSupport
     @Test func queriesNeitherBlockNorFailWhileALoadHoldsTheWriteTransaction() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
-        let store = try SQLiteStore(path: env.database.path)
+        let store = try SQLiteStore(path: env.database.path, schema: .feedline)
         let rows = 8_000
         let probe = LoadProbe()
         let feedline = env.feedline
@@ -298,7 +298,7 @@ import TestSupport
                         let slot = HourSlot(hoursSinceEpoch: 474_000 + i % 1000)
                         let m = HourlyMeasurement(stationName: "S\(i / 1000)", slot: slot, dataTime: slot.airKoreaLabel,
                                                   pm: DustPair(pm10: Double(i % 200), pm25: Double(i % 80)))
-                        counts.count(try session.write(.measurement(m), payload: nil))
+                        counts.count(try session.write(FeedRecord(m), payload: nil))
                         if i == rows / 2 {
                             // Hold the transaction open until the reader has run queries against it.
                             let deadline = Date().addingTimeInterval(20)

@@ -107,7 +107,7 @@ struct ScheduleCrontabStatusTests {
         // Both ran at 06:00; an hour later, the hourly one is still fresh, then it goes stale.
         let clock = FakeClock(instant("2024-03-06T06:00:00Z"))
         #expect(await Feedline(environment: env.environment(clock: clock)).run(names: [], source: .fixtures, paths: paths) == .success)
-        let store = try SQLiteStore(path: env.database.path)
+        let store = try SQLiteStore(path: env.database.path, schema: .feedline)
         let me = RunLockSettings.live
         _ = try store.acquireRunLock(pipeline: "sched-stations", holder: "x", pid: me.pid, now: instant("2024-03-06T06:30:00Z"),
                                      staleness: RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true }))

@@ -17,8 +17,8 @@ struct ScheduleLockTests {
         let dir = try TemporaryDirectory("locks")
         defer { dir.remove() }
         let path = dir.path("feedline.sqlite").path
-        _ = try SQLiteStore(path: path)  // migrate once
-        let stores = try (0..<8).map { _ in try SQLiteStore(path: path) }  // separate connections, like separate processes
+        _ = try SQLiteStore(path: path, schema: .feedline)  // migrate once
+        let stores = try (0..<8).map { _ in try SQLiteStore(path: path, schema: .feedline) }  // separate connections, like separate processes
         let outcomes = OutcomeList()
         let staleness = self.staleness, pid = me.pid, now = self.now
         DispatchQueue.concurrentPerform(iterations: stores.count) { i in
@@ -46,7 +46,7 @@ struct ScheduleLockTests {
     func deadPidIsTakenOver() throws {
         let dir = try TemporaryDirectory("locks")
         defer { dir.remove() }
-        let store = try SQLiteStore(path: dir.path("feedline.sqlite").path)
+        let store = try SQLiteStore(path: dir.path("feedline.sqlite").path, schema: .feedline)
         let dead = try deadProcessID()
         #expect(!RunLockSettings.processIsAlive(dead))
         let assumeAlive = RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true })
@@ -63,7 +63,7 @@ struct ScheduleLockTests {
     func liveAndRemoteHolders() throws {
         let dir = try TemporaryDirectory("locks")
         defer { dir.remove() }
-        let store = try SQLiteStore(path: dir.path("feedline.sqlite").path)
+        let store = try SQLiteStore(path: dir.path("feedline.sqlite").path, schema: .feedline)
         _ = try store.acquireRunLock(pipeline: "live", holder: "me", pid: me.pid, now: now, staleness: staleness)
         guard case .held(let by) = try store.acquireRunLock(pipeline: "live", holder: "other", pid: me.pid, now: now, staleness: staleness) else {
             Issue.record("a live lock was taken"); return
@@ -96,7 +96,7 @@ struct ScheduleLockTests {
     func runExits75WhenLocked() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
-        let store = try SQLiteStore(path: env.database.path)
+        let store = try SQLiteStore(path: env.database.path, schema: .feedline)
         _ = try store.acquireRunLock(pipeline: "airkorea-seoul", holder: "cron", pid: me.pid, now: instant("2024-03-06T05:59:30Z"), staleness: staleness)
 
         let status = await env.feedline.run(names: ["airkorea-seoul"], source: .fixtures, paths: env.paths())
@@ -115,7 +115,7 @@ struct ScheduleLockTests {
     func runTakesOverDeadLock() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
-        let store = try SQLiteStore(path: env.database.path)
+        let store = try SQLiteStore(path: env.database.path, schema: .feedline)
         let dead = try deadProcessID()
         let assumeAlive = RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true })
         _ = try store.acquireRunLock(pipeline: "airkorea-seoul", holder: "crashed", pid: dead, now: instant("2024-03-06T05:59:30Z"), staleness: assumeAlive)

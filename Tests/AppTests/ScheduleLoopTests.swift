@@ -113,7 +113,7 @@ struct ScheduleLoopTests {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", stations: "30 * * * *")
-        let store = try SQLiteStore(path: env.database.path)
+        let store = try SQLiteStore(path: env.database.path, schema: .feedline)
         let me = RunLockSettings.live
         _ = try store.acquireRunLock(pipeline: "sched-seoul", holder: "someone-else", pid: me.pid, now: instant("2024-03-06T05:58:30Z"),
                                      staleness: RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true }))

@@ -19,7 +19,7 @@ struct CareerNetStoreTests {
 
     init() throws {
         directory = try TemporaryDirectory("careernet-store")
-        store = try SQLiteStore(path: directory.path("feedline.sqlite").path)
+        store = try SQLiteStore(path: directory.path("feedline.sqlite").path, schema: .feedline)
     }
 
     /// Decodes fixtures and writes their records in one load (as the runner does).
@@ -73,9 +73,9 @@ struct CareerNetStoreTests {
         let run = try store.beginRun(pipeline: "careernet-test", mode: .replay, startedAt: clock())
         let changed = try store.load(run: run, finishedAt: clock) { session in
             var counts = LoadCounts()
-            counts.count(try session.write(.career(.school(school)), payload: nil))
+            counts.count(try session.write(FeedRecord(school), payload: nil))
             school.homepage = "https://www.bhu.ac.kr"
-            counts.count(try session.write(.career(.school(school)), payload: nil))
+            counts.count(try session.write(FeedRecord(school), payload: nil))
             return counts
         }
         #expect(changed.updated == 1 && changed.unchanged == 1)
@@ -109,7 +109,7 @@ struct CareerNetStoreTests {
         let run = try store.beginRun(pipeline: "careernet-test", mode: .replay, startedAt: clock())
         let counts = try store.load(run: run, finishedAt: clock) { session in
             var counts = LoadCounts()
-            counts.count(try session.write(.career(.major(Major(seq: "10002", field: "인문계열", name: "국어국문학",
+            counts.count(try session.write(FeedRecord((Major(seq: "10002", field: "인문계열", name: "국어국문학",
                                                                  departments: ["국어국문학과"]))), payload: nil))
             return counts
         }

@@ -9,7 +9,12 @@ import TestSupport
 extension CollectingSink {
 
     /// The career records received.
-    var careerRecords: [CareerRecord] { records.compactMap { if case .career(let c) = $0 { c } else { nil } } }
+    var careerRecords: [CareerRecord] { records.compactMap { record -> CareerRecord? in
+        if let s = record.as(School.self) { return .school(s) }
+        if let m = record.as(Major.self) { return .major(m) }
+        if let j = record.as(JobInfo.self) { return .jobInfo(j) }
+        return record.as(JobPosting.self).map(CareerRecord.jobPosting)
+    } }
     var schools: [School] { careerRecords.compactMap { if case .school(let s) = $0 { s } else { nil } } }
     var majors: [Major] { careerRecords.compactMap { if case .major(let m) = $0 { m } else { nil } } }
     var jobs: [JobInfo] { careerRecords.compactMap { if case .jobInfo(let j) = $0 { j } else { nil } } }

@@ -17,6 +17,7 @@ import TestSupport
         var source: String { base.source }
         var operations: [String] { base.operations }
         var credentialVariable: String { base.credentialVariable }
+        var schema: FeedSchema { base.schema }
         func requests(for spec: SourceSpec) throws -> [FeedRequest] { try base.requests(for: spec) }
         func request(_ request: FeedRequest, page: Int) -> FeedRequest? { base.request(request, page: page) }
         func isLastPage(_ summary: PageSummary, of request: FeedRequest) -> Bool { base.isLastPage(summary, of: request) }

@@ -62,7 +62,7 @@ import TestSupport
         defer { dir.remove() }
         let path = dir.path("q.sqlite").path
         // Two stores on one file: two "processes" sharing a key; eight threads asking at once.
-        let stores = [try SQLiteStore(path: path), try SQLiteStore(path: path)]
+        let stores = [try SQLiteStore(path: path, schema: .feedline), try SQLiteStore(path: path, schema: .feedline)]
         let granted = Counter()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for _ in 0..<20 where (try? stores[worker % 2].reserveCall(Self.scope, on: Self.day, limit: 50)) == true { granted.add() }

@@ -19,7 +19,7 @@ struct SaraminStoreTests {
 
     init() throws {
         directory = try TemporaryDirectory("saramin-store")
-        store = try SQLiteStore(path: directory.path("feedline.sqlite").path)
+        store = try SQLiteStore(path: directory.path("feedline.sqlite").path, schema: .feedline)
         runner = PipelineRunner(feeds: [SaraminFeed()], store: store, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
     }
 

@@ -10,7 +10,7 @@ extension CollectingSink {
 
     /// The postings received.
     var postings: [JobPosting] {
-        records.compactMap { if case .career(.jobPosting(let p)) = $0 { p } else { nil } }
+        records.compactMap { $0.as(JobPosting.self) }
     }
 }
 

@@ -28,7 +28,7 @@ import TestSupport
         try otherApplicationsDatabase(file)
         let before = try Data(contentsOf: file)
 
-        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path, schema: .feedline) }
         #expect(error.kind == .notFeedline)
         #expect(error.message.contains("is not a feedline database"))
         #expect(error.message.contains("(notes)"))
@@ -50,7 +50,7 @@ import TestSupport
         try migrator.migrate(queue)
         try queue.close()
 
-        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path, schema: .feedline) }
         #expect(error.kind == .notFeedline)
     }
 
@@ -60,7 +60,7 @@ import TestSupport
         defer { dir.remove() }
         let file = dir.path("readme.sqlite")
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: file)
-        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path, schema: .feedline) }
         #expect(error.kind == .notFeedline)
         #expect(error.message.contains("is not a SQLite database"))
     }
@@ -77,7 +77,7 @@ import TestSupport
         try queue.close()
 
         for file in [zero, noTables] {
-            let store = try SQLiteStore(path: file.path)
+            let store = try SQLiteStore(path: file.path, schema: .feedline)
             #expect(try store.hasTable("run"), "\(file.lastPathComponent)")
         }
     }
@@ -96,7 +96,7 @@ import TestSupport
         }
         try queue.close()
 
-        let store = try SQLiteStore(path: file.path)
+        let store = try SQLiteStore(path: file.path, schema: .feedline)
         #expect(try store.hasTable("run"))
         #expect(try store.hasTable("measurement"))
     }
@@ -107,14 +107,14 @@ import TestSupport
         defer { dir.remove() }
         let file = dir.path("feedline.sqlite")
         do {
-            let store = try SQLiteStore(path: file.path)
+            let store = try SQLiteStore(path: file.path, schema: .feedline)
             let run = try store.beginRun(pipeline: "airkorea-seoul", mode: .fixtures, startedAt: clock)
             _ = try store.load(run: run, finishedAt: { clock }) { _ in LoadCounts() }
             try store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v42-from-the-future')") }
         }
         let before = try Data(contentsOf: file)
 
-        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path) }
+        let error = try #require(throws: DatabaseAccessError.self) { try SQLiteStore(path: file.path, schema: .feedline) }
         #expect(error.kind == .newerSchema(migration: "v42-from-the-future"))
         #expect(error.message.hasPrefix("this database was written by a newer feedline (migration v42-from-the-future); upgrade feedline"))
         #expect(try Data(contentsOf: file) == before)
@@ -139,7 +139,7 @@ import TestSupport
         defer { dir.remove() }
         let file = dir.path("feedline.sqlite")
         let me = RunProcess(host: "this-host", pid: 1111, isAlive: { _ in true })
-        let store = try SQLiteStore(path: file.path, busyTimeout: 0.05, process: me)
+        let store = try SQLiteStore(path: file.path, schema: .feedline, busyTimeout: 0.05, process: me)
         // Another connection, as another process would: it holds the write lock throughout.
         var config = Configuration()
         config.allowsUnsafeTransactions = true

@@ -1,3 +1,4 @@
+@testable import AirKorea
 import Domain
 import Foundation
 import GRDB
@@ -91,7 +92,7 @@ import TestSupport
     }
 
     @Test func measurementUpsertTakesTheStationsProvinceAndNeverErasesOne() {
-        let upsert = GRDBLoadSession.measurementUpsert
+        let upsert = UpsertSQL(AirKoreaTables.measurement)
         #expect(upsert.insert.contains("coalesce(?6, (SELECT sido FROM station WHERE name = ?1))"))
         #expect(upsert.update.contains("sido = coalesce(?6, sido)"))
     }

@@ -60,15 +60,15 @@ import TestSupport
         let dir = try TemporaryDirectory("ledger")
         defer { dir.remove() }
         let path = dir.path("feedline.sqlite").path
-        let killed = try SQLiteStore(path: path, process: RunProcess(host: "h", pid: 4242, isAlive: { _ in true }))
+        let killed = try SQLiteStore(path: path, schema: .feedline, process: RunProcess(host: "h", pid: 4242, isAlive: { _ in true }))
         let orphan = try killed.beginRun(pipeline: "replay", mode: .replay, startedAt: t0)
         // Another host's run and another pipeline's run are none of this run's business.
-        let elsewhere = try SQLiteStore(path: path, process: RunProcess(host: "g", pid: 4242, isAlive: { _ in true }))
+        let elsewhere = try SQLiteStore(path: path, schema: .feedline, process: RunProcess(host: "g", pid: 4242, isAlive: { _ in true }))
         let remote = try elsewhere.beginRun(pipeline: "replay", mode: .replay, startedAt: t0)
         let otherPipeline = try killed.beginRun(pipeline: "airkorea-seoul", mode: .fixtures, startedAt: t0)
 
         // pid 4242 has died since; the next replay on this host notices.
-        let next = try SQLiteStore(path: path, process: RunProcess(host: "h", pid: 5555, isAlive: { $0 != 4242 }))
+        let next = try SQLiteStore(path: path, schema: .feedline, process: RunProcess(host: "h", pid: 5555, isAlive: { $0 != 4242 }))
         let later = t0.addingTimeInterval(3600)
         let run = try next.beginRun(pipeline: "replay", mode: .replay, startedAt: later)
 
@@ -93,14 +93,14 @@ import TestSupport
         defer { dir.remove() }
         let path = dir.path("feedline.sqlite").path
         // A run on another host took the lock, began its run and went silent.
-        let remote = try SQLiteStore(path: path, process: RunProcess(host: "g", pid: 4242, isAlive: { _ in true }))
+        let remote = try SQLiteStore(path: path, schema: .feedline, process: RunProcess(host: "g", pid: 4242, isAlive: { _ in true }))
         let alive = RunLockStaleness(host: "g", heartbeatTimeout: 900, isProcessAlive: { _ in true })
         #expect(try remote.acquireRunLock(pipeline: "airkorea-seoul", holder: "g:4242:a", pid: 4242, now: t0, staleness: alive)
                 == .acquired(tookOverFrom: nil))
         let silent = try remote.beginRun(pipeline: "airkorea-seoul", mode: .live, startedAt: t0)
 
         // While its heartbeat is fresh, nobody else gets the lock and the run stays running.
-        let local = try SQLiteStore(path: path, process: RunProcess(host: "h", pid: 5555, isAlive: { _ in true }))
+        let local = try SQLiteStore(path: path, schema: .feedline, process: RunProcess(host: "h", pid: 5555, isAlive: { _ in true }))
         let here = RunLockStaleness(host: "h", heartbeatTimeout: 900, isProcessAlive: { _ in true })
         if case .acquired = try local.acquireRunLock(pipeline: "airkorea-seoul", holder: "h:5555:b", pid: 5555,
                                                      now: t0.addingTimeInterval(60), staleness: here) {

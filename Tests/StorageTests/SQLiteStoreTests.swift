@@ -14,7 +14,7 @@ import TestSupport
 
     init() throws {
         dir = try TemporaryDirectory("storage")
-        store = try SQLiteStore(path: dir.path("test.sqlite").path)
+        store = try SQLiteStore(path: dir.path("test.sqlite").path, schema: .feedline)
     }
 
     func measurement(_ station: String, _ label: String, pm10: Double?, pm25: Double?) -> HourlyMeasurement {
@@ -37,14 +37,14 @@ import TestSupport
     }
 
     @Test func upsertTellsInsertedUpdatedAndUnchangedApart() throws {
-        let first = try load([.measurement(measurement("종로구", "2024-03-06 15:00", pm10: 35, pm25: 19)),
-                              .measurement(measurement("종로구", "2024-03-06 16:00", pm10: 40, pm25: nil))])
+        let first = try load([FeedRecord(measurement("종로구", "2024-03-06 15:00", pm10: 35, pm25: 19)),
+                              FeedRecord(measurement("종로구", "2024-03-06 16:00", pm10: 40, pm25: nil))])
         #expect(first.inserted == 2 && first.updated == 0 && first.unchanged == 0)
 
-        let again = try load([.measurement(measurement("종로구", "2024-03-06 15:00", pm10: 35, pm25: 19))], sha: "b")
+        let again = try load([FeedRecord(measurement("종로구", "2024-03-06 15:00", pm10: 35, pm25: 19))], sha: "b")
         #expect(again.unchanged == 1 && again.inserted == 0 && again.updated == 0)
 
-        let changed = try load([.measurement(measurement("종로구", "2024-03-06 16:00", pm10: 40, pm25: 22))], sha: "c")
+        let changed = try load([FeedRecord(measurement("종로구", "2024-03-06 16:00", pm10: 40, pm25: 22))], sha: "c")
         #expect(changed.updated == 1)
 
         let rows = try store.pool.read { db in
@@ -58,7 +58,7 @@ import TestSupport
     }
 
     @Test func midnightLabelIsStoredAsTheNextDayInstantAndTheLastHourOfTheDay() throws {
-        _ = try load([.measurement(measurement("종로구", "2024-03-06 24:00", pm10: 10, pm25: 5))])
+        _ = try load([FeedRecord(measurement("종로구", "2024-03-06 24:00", pm10: 10, pm25: 5))])
         let row = try store.pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM measurement") }
         #expect(row?["observed_at"] as String? == "2024-03-06T15:00:00Z")  // 2024-03-07 00:00 KST
         #expect(row?["kst_date"] as String? == "2024-03-06")
@@ -71,7 +71,7 @@ import TestSupport
         let run = try store.beginRun(pipeline: "test", mode: .live, startedAt: clock())
         #expect(throws: Boom.self) {
             _ = try store.load(run: run, finishedAt: clock) { session in
-                _ = try session.write(.measurement(measurement("종로구", "2024-03-06 15:00", pm10: 35, pm25: 19)), payload: nil)
+                _ = try session.write(FeedRecord(measurement("종로구", "2024-03-06 15:00", pm10: 35, pm25: 19)), payload: nil)
                 try session.setBookmark("newest_observed_at", to: "x")
                 throw Boom()
             }
@@ -99,11 +99,11 @@ import TestSupport
                                 overall: "좋음", imageURLs: ["http://x/1.png", nil],
                                 regionGrades: [ForecastRegionGrade(region: "서울", gradeText: "보통"),
                                                ForecastRegionGrade(region: "제주", gradeText: "예보없음")])
-        #expect(try load([.forecast(forecast)]).inserted == 1)
-        #expect(try load([.forecast(forecast)], sha: "b").unchanged == 1)
+        #expect(try load([FeedRecord(forecast)]).inserted == 1)
+        #expect(try load([FeedRecord(forecast)], sha: "b").unchanged == 1)
         var changed = forecast
         changed.regionGrades[0] = ForecastRegionGrade(region: "서울", gradeText: "나쁨")
-        #expect(try load([.forecast(changed)], sha: "c").updated == 1)
+        #expect(try load([FeedRecord(changed)], sha: "c").updated == 1)
         let rows = try store.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT region, grade_text, grade FROM forecast_region ORDER BY region")
         }
@@ -116,10 +116,10 @@ import TestSupport
         var m = measurement("종로구", "2024-03-06 15:00", pm10: 1, pm25: 1)
         m.stationCode = "111123"
         m.network = "도시대기"
-        _ = try load([.station(Station(name: "종로구", address: "서울 종로구", latitude: 37.57, longitude: 126.99)), .measurement(m)])
+        _ = try load([FeedRecord(Station(name: "종로구", address: "서울 종로구", latitude: 37.57, longitude: 126.99)), FeedRecord(m)])
         var later = measurement("종로구", "2024-03-06 16:00", pm10: 1, pm25: 1)
         later.sidoName = "서울"
-        _ = try load([.measurement(later)], sha: "b")
+        _ = try load([FeedRecord(later)], sha: "b")
         let row = try store.pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM station WHERE name = '종로구'") }
         #expect(row?["code"] as String? == "111123")
         #expect(row?["sido"] as String? == "서울")

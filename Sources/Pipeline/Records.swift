@@ -1,0 +1,250 @@
+import Domain
+import Foundation
+
+// MARK: - Records
+
+/// A record type a feed produces from one item, e.g. an hourly measurement or a job posting.
+///
+/// Open: each feed defines (or reuses) its own record types and registers a `RecordWriter` for
+/// each in its `FeedSchema`. Nothing in Pipeline or Storage lists the record types.
+public protocol LoadableRecord: Hashable, Sendable {
+    /// The transform stage: the record with what feedline derives from it (indices, grades) and
+    /// what was odd about it. Default: unchanged, nothing odd.
+    func transformed() -> (Self, [Diagnostic])
+
+    /// The hour this record observes, for records of hourly data: the newest one a run loads
+    /// becomes the pipeline's `newest_observed_at` bookmark. Default: nil.
+    var observedSlot: HourSlot? { get }
+}
+
+extension LoadableRecord {
+    public func transformed() -> (Self, [Diagnostic]) { (self, []) }
+    public var observedSlot: HourSlot? { nil }
+}
+
+/// One record as it travels from a feed's decoder through the transform stage to the load.
+///
+/// Produced by a feed's decoder; consumed by the transform stage and by the `RecordWriter`
+/// registered for the record's type.
+public struct FeedRecord: Sendable, Hashable {
+    /// The record itself.
+    public let value: any LoadableRecord
+
+    public init(_ value: some LoadableRecord) {
+        self.value = value
+    }
+
+    /// The record as `type`, or nil when it is another kind of record.
+    public func `as`<Record: LoadableRecord>(_ type: Record.Type) -> Record? {
+        value as? Record
+    }
+
+    /// The record's type, which selects its writer.
+    public var recordType: any LoadableRecord.Type { type(of: value) }
+
+    /// `transformed()` of the wrapped record.
+    public func transformed() -> (FeedRecord, [Diagnostic]) {
+        func apply<Record: LoadableRecord>(_ record: Record) -> (FeedRecord, [Diagnostic]) {
+            let (out, diagnostics) = record.transformed()
+            return (FeedRecord(out), diagnostics)
+        }
+        return apply(value)
+    }
+
+    public static func == (a: FeedRecord, b: FeedRecord) -> Bool {
+        AnyHashable(a.value) == AnyHashable(b.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(AnyHashable(value))
+    }
+}
+
+// MARK: - Writers
+
+/// Stores one record type inside an open load transaction, through the store-neutral
+/// `TableWriting` port (so the same writer serves every store).
+public struct RecordWriter: Sendable {
+    /// The record type it stores.
+    public let recordType: any LoadableRecord.Type
+    private let body: @Sendable (any LoadableRecord, RawPayload?, any TableWriting) throws -> WriteOutcome
+
+    /// A writer for `Record`.
+    public init<Record: LoadableRecord>(_ type: Record.Type,
+                                        _ write: @escaping @Sendable (Record, RawPayload?, any TableWriting) throws -> WriteOutcome) {
+        recordType = type
+        body = { record, payload, tables in
+            // The registry only hands a writer records of its own type.
+            try write(record as! Record, payload, tables)
+        }
+    }
+
+    /// Writes `record` (which must be of `recordType`).
+    public func write(_ record: any LoadableRecord, payload: RawPayload?, to tables: any TableWriting) throws -> WriteOutcome {
+        try body(record, payload, tables)
+    }
+}
+
+/// A record reached the load with no writer registered for its type: a feed was added without
+/// its `FeedSchema` (a programming error, reported rather than dropping the record).
+public struct UnregisteredRecordError: Error, CustomStringConvertible, Sendable {
+    public let recordType: String
+    public init(recordType: String) { self.recordType = recordType }
+    public var description: String {
+        "no writer is registered for \(recordType) records: the feed producing them must list a RecordWriter in its FeedSchema."
+    }
+}
+
+/// A versioned schema change a feed brings for its own tables. Identifiers are global: prefix
+/// them with the feed's name (`openweather-v1-air-pollution`). Never edited once released.
+public struct SchemaMigration: Sendable, Hashable {
+    public let identifier: String
+    /// The SQL (SQLite dialect) creating or changing the feed's tables, views and indexes.
+    public let sqlite: String
+
+    public init(_ identifier: String, sqlite: String) {
+        self.identifier = identifier
+        self.sqlite = sqlite
+    }
+}
+
+/// What a feed brings to the store: its migrations and a writer per record type it produces.
+/// Registered with the feed in the composition root; stores apply the migrations after
+/// feedline's own and dispatch writes by record type.
+public struct FeedSchema: Sendable {
+    public var migrations: [SchemaMigration]
+    public var writers: [RecordWriter]
+
+    public init(migrations: [SchemaMigration] = [], writers: [RecordWriter] = []) {
+        self.migrations = migrations
+        self.writers = writers
+    }
+
+    /// Several schemas as one (the feeds a store serves).
+    public static func merged(_ schemas: [FeedSchema]) -> FeedSchema {
+        FeedSchema(migrations: schemas.flatMap(\.migrations), writers: schemas.flatMap(\.writers))
+    }
+
+    /// The writer for each record type (the last registered wins).
+    public var writerByType: [ObjectIdentifier: RecordWriter] {
+        Dictionary(writers.map { (ObjectIdentifier($0.recordType), $0) }, uniquingKeysWith: { _, last in last })
+    }
+}
+
+// MARK: - The store-neutral write port
+
+/// A value as stored: SQL's storage classes.
+public enum StoreValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public init(_ value: String?) { self = value.map(StoreValue.text) ?? .null }
+    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    public init(_ value: Int64?) { self = value.map(StoreValue.integer) ?? .null }
+    public init(_ value: Double?) { self = value.map(StoreValue.real) ?? .null }
+    public init(_ value: Bool?) { self = value.map { .integer($0 ? 1 : 0) } ?? .null }
+}
+
+/// A row of values in a table's column order. Writers fill one per record.
+public struct RowValues: Sendable, Hashable {
+    public private(set) var values: [StoreValue]
+
+    public init(capacity: Int = 0) {
+        values = []
+        values.reserveCapacity(capacity)
+    }
+
+    public init(_ values: [StoreValue]) { self.values = values }
+
+    public mutating func append(_ value: String?) { values.append(StoreValue(value)) }
+    public mutating func append(_ value: Int?) { values.append(StoreValue(value)) }
+    public mutating func append(_ value: Double?) { values.append(StoreValue(value)) }
+    public mutating func append(_ value: Bool?) { values.append(StoreValue(value)) }
+    public mutating func append(_ value: StoreValue) { values.append(value) }
+}
+
+/// A table written by natural key: one row per key, inserted, updated when a compared column
+/// differs, unchanged otherwise.
+public struct UpsertTable: Sendable, Hashable {
+    public let table: String
+    /// Columns in the order rows give their values.
+    public let columns: [String]
+    /// The natural key (a unique constraint of the table).
+    public let key: [String]
+    /// Written but never compared (`payload_sha256`: the same row from another payload is unchanged).
+    public let ignoredInComparison: Set<String>
+    /// Never erased by a later NULL.
+    public let keepKnown: Set<String>
+    /// Per column, an SQL expression the insert uses when the value is NULL; `{column}` in it
+    /// stands for the value given for that column.
+    public let insertFallbacks: [String: String]
+    /// Whether the table has a `revision` column counting updates.
+    public let counted: Bool
+    /// Tells specs apart cheaply (stores cache their statements by it).
+    public let fingerprint: Int
+
+    public init(table: String, columns: [String], key: [String], ignoredInComparison: Set<String> = ["payload_sha256"],
+                keepKnown: Set<String> = [], insertFallbacks: [String: String] = [:], revision: Bool = true) {
+        precondition(Set(key).isSubset(of: columns), "\(table): every key column must be a column")
+        self.table = table; self.columns = columns; self.key = key; self.ignoredInComparison = ignoredInComparison
+        self.keepKnown = keepKnown; self.insertFallbacks = insertFallbacks; self.counted = revision
+        var hasher = Hasher()
+        hasher.combine(table); hasher.combine(columns); hasher.combine(key); hasher.combine(ignoredInComparison)
+        hasher.combine(keepKnown); hasher.combine(insertFallbacks); hasher.combine(revision)
+        fingerprint = hasher.finalize()
+    }
+}
+
+/// Rows that belong to one parent row and are replaced as a set when they differ (a posting's
+/// locations, a forecast's regions).
+public struct ChildTable: Sendable, Hashable {
+    public let table: String
+    /// Columns naming the parent row.
+    public let parentColumns: [String]
+    /// The child's own columns, in the order rows give their values.
+    public let columns: [String]
+    /// A column numbering the rows from 1 in the given order, or nil when order carries no
+    /// meaning (rows are then compared and stored sorted by `columns`).
+    public let ordinal: String?
+
+    public init(table: String, parentColumns: [String], columns: [String], ordinal: String? = "ordinal") {
+        self.table = table; self.parentColumns = parentColumns; self.columns = columns; self.ordinal = ordinal
+    }
+}
+
+/// What a `RecordWriter` may do inside the open load transaction. Implemented by each store
+/// (SQLite today); every call joins the load's one transaction.
+public protocol TableWriting: AnyObject {
+    /// The run the load belongs to.
+    var runID: RunID { get }
+    /// Upserts `row` (values in `table.columns` order) by its natural key.
+    func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome
+    /// The same as `upsert`, skipped when an identical row was already given in this load (for
+    /// facts that repeat in every item, such as a measurement's station).
+    func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws
+    /// Replaces the children of `parent` with `rows` when they differ; returns whether they did.
+    func replaceChildren(_ table: ChildTable, parent: [StoreValue], rows: [RowValues]) throws -> Bool
+    /// The values of `columns` in the newest row of `table` (highest `id`) where the `match`
+    /// columns equal the values, or nil when there is none.
+    func newestRow(in table: String, columns: [String], matching match: [(column: String, value: StoreValue)]) throws -> [StoreValue]?
+    /// Appends one row.
+    func insert(into table: String, columns: [String], _ row: RowValues) throws
+    /// Sets bookmark `name` of the run's pipeline to `value` unless it already holds a larger
+    /// whole number.
+    func raiseBookmark(_ name: String, toAtLeast value: Int64) throws
+}
+
+// MARK: - Domain's entities as records
+
+// Domain's entities are the records today's feeds produce; each feed registers the writer for
+// the ones it produces. A new feed with record types of its own declares their conformance.
+extension Station: LoadableRecord {}
+extension NearbyStation: LoadableRecord {}
+extension TMCoordinate: LoadableRecord {}
+extension Forecast: LoadableRecord {}
+extension School: LoadableRecord {}
+extension Major: LoadableRecord {}
+extension JobInfo: LoadableRecord {}
+extension JobPosting: LoadableRecord {}

@@ -1,0 +1,9 @@
+import AirKorea
+import CareerNet
+import Pipeline
+import Saramin
+
+extension FeedSchema {
+    /// What feedline's bundled feeds bring to a store, as the composition root registers them.
+    public static let feedline = FeedSchema.merged([AirKoreaTables.schema, CareerNetTables.schema, SaraminTables.schema])
+}
