@@ -1,5 +1,8 @@
 import Domain
+import Pipeline
 
+/// AirKorea's hourly measurements are loadable records whose transform stage is
+/// `MeasurementTransform`.
 extension HourlyMeasurement: LoadableRecord {
     /// Derives feedline's indices and judges AirKorea's grades (`MeasurementTransform`).
     public func transformed() -> (HourlyMeasurement, [Diagnostic]) { MeasurementTransform().apply(self) }
