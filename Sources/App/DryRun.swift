@@ -13,9 +13,9 @@ extension Feedline {
     ///
     /// Exit: 0 when the run could start; 75 when its minimum cost exceeds a quota; 78 when a key
     /// a live run needs is not set, a setting is invalid, or a fixture file is missing.
-    func dryRun(_ pipelines: [PipelineDefinition], source: Source, paths: Paths, json: Bool) -> ExitStatus {
+    func dryRun(_ pipelines: [PipelineDefinition], source: RunMode, paths: Paths, json: Bool) -> ExitStatus {
         switch source {
-        case .fixtures: return dryRunFixtures(pipelines, paths: paths, json: json)
+        case .fixtures, .replay: return dryRunFixtures(pipelines, paths: paths, json: json)
         case .live: return dryRunLive(pipelines, paths: paths, json: json)
         }
     }
@@ -41,8 +41,8 @@ extension Feedline {
     }
 
     private func dryRunLive(_ pipelines: [PipelineDefinition], paths: Paths, json: Bool) -> ExitStatus {
-        let control: RunControl
-        do { control = try RunControl.from(environment) } catch {
+        let control: LiveRunSettings
+        do { control = try LiveRunSettings.from(environment) } catch {
             environment.errorOutput("error: \(error)")
             return .configuration
         }

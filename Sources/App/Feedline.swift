@@ -87,13 +87,13 @@ public struct Feedline: Sendable {
 
     // MARK: - run
 
-    public enum Source: Sendable {
-        case fixtures
-        case live
-    }
-
-    /// Runs the named pipelines (all when `names` is empty) from fixtures or live.
-    public func run(names: [String], source: Source, paths: Paths, json: Bool = false, dryRun: Bool = false) async -> ExitStatus {
+    /// Runs the named pipelines (all when `names` is empty) from fixtures or live (`source` is
+    /// `.fixtures` or `.live`; replays go through `replay`, which takes files, not pipelines).
+    public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false) async -> ExitStatus {
+        guard source != .replay else {
+            err("error: pipelines run from their fixtures or live; to load saved payloads use `feedline replay PATH…`.")
+            return .usage
+        }
         let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (all, problems) = catalog.loadAll()
         var selected: [PipelineDefinition] = []
@@ -145,7 +145,7 @@ public struct Feedline: Sendable {
         let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
             Self.log(event, logger: logger)
         }
-        // Retries, quota counting and the pre-run quota check (RunControl.swift).
+        // Retries, quota counting and the pre-run quota check (LiveRunSettings.swift).
         var liveFetcher: any PayloadFetching = fetcher
         if source == .live {
             switch prepareLiveRun(selected, base: fetcher, store: store) {
@@ -158,7 +158,7 @@ public struct Feedline: Sendable {
         var lockedOut = false
         let nameWidth = selected.map { DisplayWidth.columns($0.name) }.max() ?? 0
         for pipeline in selected {
-            // One run of a pipeline per database at a time (Schedule/RunLockShell.swift).
+            // One run of a pipeline per database at a time (Schedule/RunLocking.swift).
             guard let lock = acquireRunLock(pipeline.name, store: store) else { lockedOut = true; continue }
             defer { lock.release() }
             let report: RunReport
@@ -169,7 +169,7 @@ public struct Feedline: Sendable {
                     resumed.spec = feed.resuming(resumed.spec, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:])
                 }
                 report = await runner.runLive(resumed, fetcher: liveFetcher)
-            case .fixtures:
+            case .fixtures, .replay:
                 do {
                     let staged = try stageFixtures(pipeline, fixtures: paths.fixtures)
                     report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged)

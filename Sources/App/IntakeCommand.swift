@@ -140,7 +140,7 @@ extension Feedline {
     func unknownStationMessage(_ station: String, paths: Paths) -> String {
         var message = "no measurements for station '\(station)' in \(environment.displayPath(paths.database))"
         guard let database = try? ReadOnlyDatabase(path: paths.database.path),
-              let known = try? ReportSource(database: database).knownNames(of: .station(station)), !known.isEmpty else {
+              let known = try? ReportReader(database: database).knownNames(of: .station(station)), !known.isEmpty else {
             return message + "."
         }
         let close = Suggestions.close(to: station, among: known)

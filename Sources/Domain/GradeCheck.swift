@@ -53,16 +53,16 @@ public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
     var checks: [GradeCheck] = []
     let date = measurement.slot.date
 
-    func checkPM(_ field: GradeCheck.Field, _ kind: DustKind, theirs: AirKoreaGrade?, value: Double?, averaging: GradeAveraging) {
+    func checkPM(_ field: GradeCheck.Field, _ kind: DustKind, theirs: AirKoreaGrade?, value: Double?) {
         guard let theirs else { return }
-        let ours = value.flatMap { KoreanGrading.grade(kind, microgramsPerCubicMetre: $0, on: date, averaging: averaging) }
+        let ours = value.flatMap { KoreanGrading.grade(kind, microgramsPerCubicMetre: $0, on: date) }
         checks.append(GradeCheck(field: field, theirs: theirs, ours: ours, basis: value))
     }
 
-    checkPM(.pm10Grade, .pm10, theirs: measurement.grades.pm10, value: measurement.pm24h.pm10, averaging: .twentyFourHour)
-    checkPM(.pm25Grade, .pm25, theirs: measurement.grades.pm25, value: measurement.pm24h.pm25, averaging: .twentyFourHour)
-    checkPM(.pm10Grade1h, .pm10, theirs: measurement.grades1h.pm10, value: measurement.pm.pm10, averaging: .oneHour)
-    checkPM(.pm25Grade1h, .pm25, theirs: measurement.grades1h.pm25, value: measurement.pm.pm25, averaging: .oneHour)
+    checkPM(.pm10Grade, .pm10, theirs: measurement.grades.pm10, value: measurement.pm24h.pm10)
+    checkPM(.pm25Grade, .pm25, theirs: measurement.grades.pm25, value: measurement.pm24h.pm25)
+    checkPM(.pm10Grade1h, .pm10, theirs: measurement.grades1h.pm10, value: measurement.pm.pm10)
+    checkPM(.pm25Grade1h, .pm25, theirs: measurement.grades1h.pm25, value: measurement.pm.pm25)
     if let theirs = measurement.khaiGrade {
         let ours = measurement.khai.flatMap { KoreanCAI.grade(khai: $0) }
         checks.append(GradeCheck(field: .khaiGrade, theirs: theirs, ours: ours, basis: measurement.khai))

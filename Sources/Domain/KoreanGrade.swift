@@ -55,15 +55,6 @@ public struct KoreanGradeTable: Hashable, Sendable {
     }
 }
 
-/// The averaging behind a concentration being graded.
-public enum GradeAveraging: String, CaseIterable, Hashable, Sendable, Codable {
-    /// A one-hour mean (AirKorea `pm10Value`/`pm25Value`, graded as `pm10Grade1h`/`pm25Grade1h`).
-    case oneHour
-    /// A 24-hour (predicted moving) mean (AirKorea `pm10Value24`/`pm25Value24`, graded as
-    /// `pm10Grade`/`pm25Grade`).
-    case twentyFourHour
-}
-
 /// Korean PM grades (환경부 예보·실시간 등급) chosen by the date of the measurement.
 ///
 /// Source: 찾기쉬운 생활법령정보 (법제처),
@@ -79,8 +70,8 @@ public enum GradeAveraging: String, CaseIterable, Hashable, Sendable, Codable {
 /// | PM2.5 since 2018-03-27 | 0–15 | 16–35 | 36–75 | ≥76 |
 ///
 /// The tables are defined on daily (24-h) means. AirKorea grades its 1-hour values
-/// (`pm10Grade1h`, `pm25Grade1h`) with the same bands, so `GradeAveraging` selects the input to
-/// grade, not different bands. A slot is graded by the KST date on which it starts.
+/// (`pm10Grade1h`, `pm25Grade1h`) with the same bands: the caller picks the value to grade (a
+/// 24-hour or a 1-hour mean); the bands do not change. A slot is graded by the KST date on which it starts.
 public enum KoreanGrading {
     /// The date the current PM2.5 bands took effect.
     public static let revision2018 = LocalDate(year: 2018, month: 3, day: 27)!
@@ -109,14 +100,14 @@ public enum KoreanGrading {
     /// The grade of a `kind` concentration measured on `date`; nil when negative or not a
     /// number, 매우나쁨 for +∞.
     public static func grade(_ kind: DustKind, microgramsPerCubicMetre c: MicrogramsPerCubicMetre,
-                             on date: LocalDate, averaging: GradeAveraging = .twentyFourHour) -> AirKoreaGrade? {
+                             on date: LocalDate) -> AirKoreaGrade? {
         table(for: kind, on: date).grade(microgramsPerCubicMetre: c)
     }
 
     /// The grade of a `kind` concentration measured in `slot` (bands chosen by the slot's start date).
     public static func grade(_ kind: DustKind, microgramsPerCubicMetre c: MicrogramsPerCubicMetre,
-                             at slot: HourSlot, averaging: GradeAveraging = .twentyFourHour) -> AirKoreaGrade? {
-        grade(kind, microgramsPerCubicMetre: c, on: slot.date, averaging: averaging)
+                             at slot: HourSlot) -> AirKoreaGrade? {
+        grade(kind, microgramsPerCubicMetre: c, on: slot.date)
     }
 }
 

@@ -20,11 +20,11 @@ public struct MeasurementIndices: Hashable, Sendable {
     public init(_ m: HourlyMeasurement) {
         let date = m.slot.date
         koreanGrade24h = DustPair(
-            pm10: m.pm24h.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date, averaging: .twentyFourHour) },
-            pm25: m.pm24h.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date, averaging: .twentyFourHour) })
+            pm10: m.pm24h.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date) },
+            pm25: m.pm24h.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date) })
         koreanGrade1h = DustPair(
-            pm10: m.pm.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date, averaging: .oneHour) },
-            pm25: m.pm.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date, averaging: .oneHour) })
+            pm10: m.pm.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date) },
+            pm25: m.pm.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date) })
         let result = KoreanCAI.evaluate(m)
         cai = result.isComplete ? result.overall : nil
         caiGrade = cai.map(KoreanCAI.grade)

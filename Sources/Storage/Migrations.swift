@@ -23,7 +23,7 @@ enum FeedlineMigrations {
             try db.execute(sql: derivedV3)
         }
         migrator.registerMigration("v4-run-locks") { db in try db.execute(sql: locksV4) }
-        migrator.registerMigration("v5-query-views") { db in try db.execute(sql: queryViewsV3) }
+        migrator.registerMigration("v5-query-views") { db in try db.execute(sql: queryViewsV5) }
         migrator.registerMigration("v6-quota-and-completeness") { db in try db.execute(sql: quotaV6) }
         migrator.registerMigration("v7-measurement-rowid-layout") { db in try MeasurementLayoutMigration.migrate(db) }
         migrator.registerMigration("v8-run-abandoned-host-pid") { db in try RunLedgerMigration.migrate(db) }

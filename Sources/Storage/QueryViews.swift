@@ -12,7 +12,7 @@ extension FeedlineMigrations {
     /// compare 1-hour values with the 24-hour limits (an indicator of how many hours were above
     /// the level, not a legal exceedance); day flags compare the daily mean, and only when at
     /// least 18 of the 24 hours have a value (75 %), else NULL.
-    static let queryViewsV3 = """
+    static let queryViewsV5 = """
     -- Station × KST day: PM means, maxima and hours with a value.
     CREATE VIEW measurement_daily AS
         SELECT m.station_name, coalesce(max(m.sido), s.sido) AS sido, m.kst_date,

@@ -48,8 +48,8 @@ struct KoreanGradeTests {
         #expect(KoreanGrading.grade(.pm10, microgramsPerCubicMetre: 1e300, on: after) == .veryBad)
         #expect(KoreanGrading.grade(.pm10, microgramsPerCubicMetre: -1, on: after) == nil)
         #expect(KoreanGrading.grade(.pm10, microgramsPerCubicMetre: .nan, on: after) == nil)
-        // The averaging period selects the input, not the bands.
-        #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 40, on: after, averaging: .oneHour) == .bad)
+        // 1-hour values are graded on the same bands (the caller picks which value to grade).
+        #expect(KoreanGrading.grade(.pm25, microgramsPerCubicMetre: 40, on: after) == .bad)
     }
 
     @Test("truncation allows for binary rounding, as the CAI and AQI tables do")

@@ -53,8 +53,8 @@ extension Feedline {
             err("error: \(pipeline.file): field 'parameters.stationName' names no station to backfill.")
             return .configuration
         }
-        let control: RunControl
-        do { control = try RunControl.from(environment) } catch {
+        let control: LiveRunSettings
+        do { control = try LiveRunSettings.from(environment) } catch {
             err("error: \(error)")
             return .configuration
         }

@@ -158,7 +158,7 @@ extension Feedline {
             return .configuration
         }
         do {
-            let source = ReportSource(database: database)
+            let source = ReportReader(database: database)
             guard let found = try source.newestDate(of: request.subject) else {
                 let known = try source.knownNames(of: request.subject)
                 let what = if case .station = request.subject { "station" } else { "province" }
@@ -208,107 +208,6 @@ extension Feedline {
         } catch {
             err("error: \(error)")
             return .failure
-        }
-    }
-}
-
-// MARK: - Reading
-
-/// The report's reads, through the read-only connection: it never writes or migrates.
-struct ReportSource {
-    let database: ReadOnlyDatabase
-
-    /// Province of a measurement: its own `sido`, else the station's.
-    static let provinceJoin = "FROM measurement m LEFT JOIN station s ON s.name = m.station_name"
-
-    func filter(_ subject: ReportSubject) -> String {
-        switch subject {
-        case .station: "m.station_name = :name"
-        case .province: "coalesce(m.sido, s.sido) = :name"
-        }
-    }
-
-    /// The newest KST date with a measurement; nil when the subject has none.
-    func newestDate(of subject: ReportSubject) throws -> LocalDate? {
-        let result = try database.fetchAll(sql: "SELECT max(m.kst_date) \(Self.provinceJoin) WHERE \(filter(subject))",
-                                           parameters: ["name": .text(subject.name)])
-        return result.rows.first?.first?.text.flatMap(LocalDate.init(iso:))
-    }
-
-    /// The subject's newest `limit` KST dates with a PM10 or PM2.5 value, on or before `through`
-    /// when given, newest first.
-    func daysWithData(of subject: ReportSubject, through last: LocalDate?, limit: Int) throws -> [LocalDate] {
-        var parameters: [String: SQLValue] = ["name": .text(subject.name)]
-        if let last { parameters["last"] = .text(last.description) }
-        let result = try database.fetchAll(sql: """
-            SELECT DISTINCT m.kst_date \(Self.provinceJoin)
-            WHERE \(filter(subject)) AND (m.pm10 IS NOT NULL OR m.pm25 IS NOT NULL)\(last == nil ? "" : " AND m.kst_date <= :last")
-            ORDER BY m.kst_date DESC LIMIT \(max(limit, 1))
-            """, parameters: parameters)
-        return result.rows.compactMap { $0.first?.text.flatMap(LocalDate.init(iso:)) }
-    }
-
-    /// Station (or province) names that do have measurements, for the error message.
-    func knownNames(of subject: ReportSubject) throws -> [String] {
-        let sql = switch subject {
-        case .station: "SELECT DISTINCT station_name FROM measurement ORDER BY 1"
-        case .province: "SELECT DISTINCT coalesce(m.sido, s.sido) \(Self.provinceJoin) WHERE coalesce(m.sido, s.sido) IS NOT NULL ORDER BY 1"
-        }
-        return try database.fetchAll(sql: sql).rows.compactMap { $0.first?.text }
-    }
-
-    /// Every station-hour of the subject between two KST dates (inclusive).
-    func stationHours(of subject: ReportSubject, from first: LocalDate, through last: LocalDate) throws -> [StationHour] {
-        var rows: [StationHour] = []
-        try database.run(sql: """
-            SELECT m.station_name, m.kst_date, m.kst_hour, m.pm10, m.pm25 \(Self.provinceJoin)
-            WHERE \(filter(subject)) AND m.kst_date BETWEEN :first AND :last
-            ORDER BY m.kst_date, m.kst_hour, m.station_name
-            """, parameters: ["name": .text(subject.name), "first": .text(first.description), "last": .text(last.description)],
-            columns: { _ in }, row: { v in
-                guard let station = v[0].text, let date = v[1].text.flatMap(LocalDate.init(iso:)),
-                      let hour = v[2].integer, let slot = HourSlot(date: date, hour: hour) else { return }
-                rows.append(StationHour(station: station, slot: slot, pm10: v[3].number, pm25: v[4].number))
-            })
-        return rows
-    }
-
-    /// A one-line description: a station's province, address and network; a province's station count.
-    func subtitle(of subject: ReportSubject) throws -> String {
-        switch subject {
-        case .station(let name):
-            let details = try database.fetchAll(sql: """
-                SELECT coalesce(s.sido, (SELECT max(sido) FROM measurement WHERE station_name = :name)), s.address, s.network
-                FROM (SELECT :name AS name) n LEFT JOIN station s ON s.name = n.name
-                """, parameters: ["name": .text(name)]).rows.first ?? []
-            let parts = details.compactMap(\.text).filter { !$0.isEmpty }
-            return parts.isEmpty ? "AirKorea station" : parts.joined(separator: " · ")
-        case .province(let name):
-            let count = try database.fetchAll(sql: "SELECT count(DISTINCT m.station_name) \(Self.provinceJoin) WHERE \(filter(subject))",
-                                              parameters: ["name": .text(name)]).rows.first?.first?.integer ?? 0
-            return "\(count) AirKorea station\(count == 1 ? "" : "s") in \(name)"
-        }
-    }
-
-    /// Postings per region from `job_posting_location`, when career data is loaded; nil otherwise.
-    /// The region column is the first of `province`, `region`, `region_name`, `location_name`,
-    /// `name`, `location`, `code` the table has (the career schema's `province`, e.g. 서울);
-    /// postings are counted distinct by `posting_id` (or `job_posting_id`) when present.
-    func postingsByRegion(limit: Int = 20) throws -> [RegionCount]? {
-        guard try database.hasTable("job_posting_location") else { return nil }
-        let columns = try database.columns(of: "job_posting_location")
-        guard let region = ["province", "region", "region_name", "location_name", "name", "location", "code"].first(where: columns.contains) else { return nil }
-        let id = ["posting_id", "job_posting_id"].first(where: columns.contains)
-        func quoted(_ c: String) -> String { "\"" + c.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let count = id.map { "count(DISTINCT \(quoted($0)))" } ?? "count(*)"
-        let result = try database.fetchAll(sql: """
-            SELECT \(quoted(region)), \(count) AS postings FROM job_posting_location
-            WHERE \(quoted(region)) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT \(limit)
-            """)
-        return result.rows.compactMap { row in
-            guard let count = row[1].integer else { return nil }
-            let name = row[0].text ?? row[0].integer.map(String.init) ?? "?"
-            return RegionCount(region: name, count: count)
         }
     }
 }

@@ -135,7 +135,7 @@ enum ReportHTML {
         body.append("<section id=\"exceedances\">")
         body.append("<h2>Exceedances</h2>")
         body.append(exceedanceTable(model))
-        body.append("<p class=\"note\">Hours: 1-hour values strictly above the 24-hour level (an indicator, not a legal exceedance). Days: daily means above the level, judged only for days with at least \(ReportLimits.hoursForDailyMean) hours of data. Korean 환경기준 (24-h): PM10 100, PM2.5 35 µg/m³. WHO 2021 guideline (24-h): PM10 45, PM2.5 15 µg/m³.</p>")
+        body.append("<p class=\"note\">Hours: 1-hour values strictly above the 24-hour level (an indicator, not a legal exceedance). Days: daily means above the level, judged only for days with at least \(DailyMeanRule.minimumHours) hours of data. Korean 환경기준 (24-h): PM10 \(Int(ReportLimits.korean(.pm10))), PM2.5 \(Int(ReportLimits.korean(.pm25))) µg/m³. WHO 2021 guideline (24-h): PM10 \(Int(ReportLimits.who(.pm10))), PM2.5 \(Int(ReportLimits.who(.pm25))) µg/m³.</p>")
         body.append("</section>")
 
         // Completeness.

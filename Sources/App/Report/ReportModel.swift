@@ -1,20 +1,8 @@
 import Domain
 import Foundation
+import Storage
 
 // MARK: - Inputs
-
-/// What a report covers: one station, or every station of a province (시도).
-public enum ReportSubject: Sendable, Equatable {
-    case station(String)
-    case province(String)
-
-    /// The station or province name.
-    public var name: String {
-        switch self {
-        case .station(let n), .province(let n): n
-        }
-    }
-}
 
 /// The walking profile the intake charts assume: `metresPerHour` walked in each of `hours`
 /// (KST hour starts) every day, at `activity`'s inhalation rate and `speed` km/h.
@@ -53,39 +41,17 @@ public struct WalkingProfile: Sendable, Equatable {
     }
 }
 
-/// One station's PM for one hour, as read from the database (µg/m³; nil when missing).
-public struct StationHour: Sendable, Equatable {
-    public var station: String
-    public var slot: HourSlot
-    public var pm: DustPair<Double?>
-
-    public init(station: String, slot: HourSlot, pm10: Double?, pm25: Double?) {
-        self.station = station
-        self.slot = slot
-        self.pm = DustPair(pm10: pm10, pm25: pm25)
-    }
-}
-
-/// Postings per region, when career data is loaded.
-public struct RegionCount: Sendable, Equatable {
-    public var region: String
-    public var count: Int
-    public init(region: String, count: Int) { self.region = region; self.count = count }
-}
-
 // MARK: - Limits
 
-/// The 24-hour limits a report compares with, µg/m³. An hour or a day exceeds a limit when its
-/// value is strictly above it.
+/// The 24-hour limits a report compares with, µg/m³ (Domain's, the same the `exceedance_daily`
+/// view uses). An hour or a day exceeds a limit when its value is strictly above it.
 public enum ReportLimits {
-    /// Korean 환경기준 (환경정책기본법 시행령 별표 1), 24-hour mean: PM10 100, PM2.5 35 µg/m³.
-    public static func korean(_ kind: DustKind) -> MicrogramsPerCubicMetre { kind == .pm10 ? 100 : 35 }
+    /// Korean 환경기준, 24-hour mean: PM10 100, PM2.5 35 µg/m³ (`KoreanAmbientStandard`).
+    public static func korean(_ kind: DustKind) -> MicrogramsPerCubicMetre { KoreanAmbientStandard.twentyFourHour(kind) }
     /// WHO 2021 air-quality guideline, 24-hour mean: PM10 45, PM2.5 15 µg/m³.
     public static func who(_ kind: DustKind) -> MicrogramsPerCubicMetre {
         WHOGuideline2021.limit(kind, .twentyFourHour, .guideline)
     }
-    /// Hours a day needs for its mean to be judged against a 24-hour limit (75 %).
-    public static let hoursForDailyMean = 18
 }
 
 // MARK: - The model
@@ -180,7 +146,7 @@ public struct ReportModel: Sendable {
 
     /// Below this share of hours with data, a report says its range is sparse (the 75 % a daily
     /// mean needs).
-    public static let sparseBelow = Double(ReportLimits.hoursForDailyMean) / 24
+    public static let sparseBelow = DailyMeanRule.minimumShare
 
     /// Whether fewer than `sparseBelow` of the range's hours have data.
     public var isSparse: Bool { Double(hoursWithAnyData) < Self.sparseBelow * Double(hoursInRange) }
@@ -245,11 +211,11 @@ public struct ReportModel: Sendable {
         for kind in DustKind.allCases {
             let values = hours.compactMap { h in h.pm[kind].map { (h.slot, $0) } }
             for (slot, value) in values {
-                if let grade = KoreanGrading.grade(kind, microgramsPerCubicMetre: value, at: slot, averaging: .oneHour) {
+                if let grade = KoreanGrading.grade(kind, microgramsPerCubicMetre: value, at: slot) {
                     gradeHours[kind][grade, default: 0] += 1
                 }
             }
-            let judged = days.filter { $0.hoursWithData[kind] >= ReportLimits.hoursForDailyMean }
+            let judged = days.filter { DailyMeanRule.isJudged(hoursWithData: $0.hoursWithData[kind]) }
             for (name, limit) in [("Korean 24-h standard", ReportLimits.korean(kind)), ("WHO 2021 24-h guideline", ReportLimits.who(kind))] {
                 exceedances.append(Exceedance(
                     kind: kind, limitName: name, limit: limit,

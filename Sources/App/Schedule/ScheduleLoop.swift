@@ -141,7 +141,7 @@ extension Feedline {
     /// `catch_up` policy. On a stop request the run in hand finishes (its load commits or rolls
     /// back) and the scheduler returns `.success`; runs still queued are left for the next start,
     /// which catches them up from the ledger.
-    public func schedule(names: [String], source: Source, paths: Paths, sleeper: Sleeper, stop: StopSignal,
+    public func schedule(names: [String], source: RunMode, paths: Paths, sleeper: Sleeper, stop: StopSignal,
                          maximumCatchUp: Int = 100) async -> ExitStatus {
         guard let pipelines = scheduledPipelines(names: names, paths: paths) else { return .configuration }
         let ledgerMode: RunMode = source == .live ? .live : .fixtures

@@ -8,11 +8,11 @@ import Storage
 /// Retry and quota settings of live runs, read once from the environment (flags > environment >
 /// defaults): `FEEDLINE_RETRY_ATTEMPTS`, `FEEDLINE_RETRY_BASE_MS`, `FEEDLINE_RETRY_CAP_MS`,
 /// `FEEDLINE_RETRY_BUDGET_MS`, `FEEDLINE_QUOTA_<FEED>`, `FEEDLINE_FETCH_DEADLINE_MS`.
-struct RunControl: Sendable {
+struct LiveRunSettings: Sendable {
     var retry: RetryPolicy
     var limits: QuotaLimits
     /// Seconds one fetch (one attempt) may take in all, however slowly bytes arrive.
-    var fetchDeadline: TimeInterval = RunControl.defaultFetchDeadline
+    var fetchDeadline: TimeInterval = LiveRunSettings.defaultFetchDeadline
     /// 120 s: four times URLSession's 30 s idle timeout.
     static let defaultFetchDeadline: TimeInterval = 120
     /// Waits between retries (`Task.sleep`).
@@ -21,8 +21,8 @@ struct RunControl: Sendable {
     var random: @Sendable () -> Double = RetryingFetcher.systemRandom
 
     /// The settings in `environment`; throws a sentence naming a bad variable.
-    static func from(_ environment: AppEnvironment) throws -> RunControl {
-        var control = RunControl(retry: try RetryPolicy.fromEnvironment(environment.variables),
+    static func from(_ environment: AppEnvironment) throws -> LiveRunSettings {
+        var control = LiveRunSettings(retry: try RetryPolicy.fromEnvironment(environment.variables),
                                  limits: try QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds))
         if let raw = environment.variables["FEEDLINE_FETCH_DEADLINE_MS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
             guard let ms = Int(raw), (1...3_600_000).contains(ms) else {
@@ -63,8 +63,8 @@ extension Feedline {
     /// fit in what is left of today's quotas (saying so and refusing with exit 75 when they do
     /// not, before anything is fetched), and wraps `live` in retries and quota counting.
     func prepareLiveRun(_ pipelines: [PipelineDefinition], base live: LiveFetcher, store: SQLiteStore) -> LiveRunPreparation {
-        let control: RunControl
-        do { control = try RunControl.from(environment) } catch {
+        let control: LiveRunSettings
+        do { control = try LiveRunSettings.from(environment) } catch {
             environment.errorOutput("error: \(error)")
             return .refused(.configuration)
         }
