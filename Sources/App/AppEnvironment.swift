@@ -28,6 +28,12 @@ public struct AppEnvironment: Sendable {
     /// The feedline home the default paths come from (nil: defaults relative to the working
     /// directory).
     public var home: FeedlineHome?
+    /// Waits between retries of a live fetch.
+    public var sleep: @Sendable (TimeInterval) async throws -> Void = RetryingFetcher.taskSleep
+    /// Jitter for retry delays, in [0, 1).
+    public var random: @Sendable () -> Double = RetryingFetcher.systemRandom
+    /// This host and process, how other processes are probed, and the run-lock heartbeat timing.
+    public var runLocks: RunLockSettings = .live
 
     public init(variables: [String: String], transport: any HTTPTransport, clock: @escaping @Sendable () -> Date,
                 feeds: [any Feed], workingDirectory: URL, output: @escaping @Sendable (String) -> Void,

@@ -122,8 +122,7 @@ public struct Feedline: Sendable {
         }
         if dryRun { return self.dryRun(selected, source: source, paths: paths, json: json) }  // DryRun.swift
 
-        let fetcher = LiveFetcher(transport: environment.transport, environment: environment.variables,
-                                  archive: PayloadArchive(root: paths.archive), clock: environment.clock)
+        let fetcher = makeLiveFetcher(paths: paths)
         if source == .live {
             // Missing keys fail at once, before anything is fetched or written, all named in one line.
             var missing: [String] = []
@@ -141,10 +140,7 @@ public struct Feedline: Sendable {
 
         let store: SQLiteStore
         do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
-        let logger = environment.logger
-        let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
-            Self.log(event, logger: logger)
-        }
+        let runner = makeRunner(store: store)
         // Retries, quota counting and the pre-run quota check (LiveRunSettings.swift).
         var liveFetcher: any PayloadFetching = fetcher
         if source == .live {
@@ -277,9 +273,7 @@ public struct Feedline: Sendable {
         }
         let store: SQLiteStore
         do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
-        let logger = environment.logger
-        let runner = PipelineRunner(feeds: feeds, store: store, clock: environment.clock) { event in Self.log(event, logger: logger) }
-        let report = runner.replay("replay", payloads: staged, unreadable: unreadable, force: force)
+        let report = makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force)
         for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
         if json { out(Self.json([report])) } else {
             out(Self.summaryLine(report))

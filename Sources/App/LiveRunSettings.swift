@@ -15,15 +15,16 @@ struct LiveRunSettings: Sendable {
     var fetchDeadline: TimeInterval = LiveRunSettings.defaultFetchDeadline
     /// 120 s: four times URLSession's 30 s idle timeout.
     static let defaultFetchDeadline: TimeInterval = 120
-    /// Waits between retries (`Task.sleep`).
-    var sleep: @Sendable (TimeInterval) async throws -> Void = RetryingFetcher.taskSleep
-    /// Jitter source.
-    var random: @Sendable () -> Double = RetryingFetcher.systemRandom
+    /// Waits between retries (the environment's).
+    var sleep: @Sendable (TimeInterval) async throws -> Void
+    /// Jitter source (the environment's).
+    var random: @Sendable () -> Double
 
     /// The settings in `environment`; throws a sentence naming a bad variable.
     static func from(_ environment: AppEnvironment) throws -> LiveRunSettings {
         var control = LiveRunSettings(retry: try RetryPolicy.fromEnvironment(environment.variables),
-                                 limits: try QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds))
+                                      limits: try QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds),
+                                      sleep: environment.sleep, random: environment.random)
         if let raw = environment.variables["FEEDLINE_FETCH_DEADLINE_MS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty {
             guard let ms = Int(raw), (1...3_600_000).contains(ms) else {
                 throw RetryConfigurationError(message: "FEEDLINE_FETCH_DEADLINE_MS must be a whole number in 1…3600000, not '\(raw)'.")
@@ -53,6 +54,21 @@ struct LiveRunSettings: Sendable {
 }
 
 extension Feedline {
+    /// The runner every command loads through (run, replay, schedule, backfill), logging its events.
+    func makeRunner(store: SQLiteStore) -> PipelineRunner {
+        let logger = environment.logger
+        return PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
+            Self.log(event, logger: logger)
+        }
+    }
+
+    /// The innermost live fetcher (key at send time, HTTP, archive under `paths.archive`); a live
+    /// run wraps it with `LiveRunSettings.fetcher` (through `prepareLiveRun`, or backfill's plan).
+    func makeLiveFetcher(paths: Paths) -> LiveFetcher {
+        LiveFetcher(transport: environment.transport, environment: environment.variables,
+                    archive: PayloadArchive(root: paths.archive), clock: environment.clock)
+    }
+
     /// What a live run needs before it starts: the wrapped fetcher, or the exit status that stops it.
     enum LiveRunPreparation {
         case ready(any PayloadFetching)

@@ -120,13 +120,8 @@ extension Feedline {
         guard let store else { return .failure }
 
         // Carry the plan out: one live run per dataTerm, through the same runner and ledger.
-        let live = LiveFetcher(transport: environment.transport, environment: environment.variables,
-                               archive: PayloadArchive(root: paths.archive), clock: environment.clock)
-        let fetcher = control.fetcher(live, ledger: store, environment: environment)
-        let logger = environment.logger
-        let runner = PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
-            Self.log(event, logger: logger)
-        }
+        let fetcher = control.fetcher(makeLiveFetcher(paths: paths), ledger: store, environment: environment)
+        let runner = makeRunner(store: store)
         let runName = "\(name):backfill"
         guard let lock = acquireRunLock(runName, store: store) else { return finish(.temporaryFailure) }
         defer { lock.release() }

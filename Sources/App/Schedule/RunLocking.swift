@@ -79,7 +79,8 @@ extension Feedline {
     /// ("pipeline X is already running (pid N since T)") and returns nil: the caller skips the
     /// pipeline and exits 75. A stale lock (dead pid on this host, or no heartbeat within the
     /// timeout) is taken over with a warning.
-    func acquireRunLock(_ pipeline: String, store: SQLiteStore, settings: RunLockSettings = .live) -> HeldRunLock? {
+    func acquireRunLock(_ pipeline: String, store: SQLiteStore) -> HeldRunLock? {
+        let settings = environment.runLocks
         let holder = "\(settings.host):\(settings.pid):\(UUID().uuidString.lowercased())"
         let now = environment.clock()
         do {
