@@ -20,7 +20,7 @@ let package = Package(
         // Pure calculations and entities: no networking, XML, SQLite or logging.
         .target(name: "Domain"),
         // Stage types, the runner's contracts and the ports the outer layers implement.
-        .target(name: "Pipeline", dependencies: ["Domain"]),
+        .target(name: "Pipeline", dependencies: ["Domain"], exclude: ["README.md"]),
         // libxml2, for the streaming SAX reader in FeedCore.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
@@ -37,14 +37,14 @@ let package = Package(
         // Saramin job-search postings.
         .target(name: "Saramin", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // SQLite through GRDB: migrations, stores, ledger.
-        .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
             "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "Storage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ], exclude: ["README.md"]),
         .executableTarget(name: "feedline", dependencies: ["App"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin",
