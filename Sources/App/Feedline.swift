@@ -414,30 +414,60 @@ public struct Feedline: Sendable {
         return .failure
     }
 
+    /// `run`/`replay --json`: one object per run report.
     static func json(_ reports: [RunReport]) -> String {
-        let items = reports.map { r -> String in
-            let c = r.counts
-            var fields = [
-                "\"pipeline\":\(jsonText(r.pipeline))", "\"mode\":\"\(r.mode.rawValue)\"",
-                "\"status\":\"\(r.error == nil ? (r.fileErrors.isEmpty ? "succeeded" : "partial") : "failed")\"",
-                "\"run\":\(r.run.map { String($0.rawValue) } ?? "null")",
-                "\"payloads\":\(c.payloadsLoaded)", "\"payloads_already_loaded\":\(c.payloadsAlreadyLoaded)",
-                "\"rows_inserted\":\(c.inserted)", "\"rows_updated\":\(c.updated)", "\"rows_unchanged\":\(c.unchanged)",
-                "\"diagnostics\":\(c.diagnostics)",
-            ]
-            fields.append("\"error\":\(r.error.map { jsonText($0.description) } ?? "null")")
-            fields.append("\"retryable\":\(r.error.map { $0.retryability == .transient ? "true" : "false" } ?? "null")")
-            fields.append("\"file_errors\":[\(r.fileErrors.map { "{\"file\":\(jsonText($0.file)),\"error\":\(jsonText($0.error))}" }.joined(separator: ","))]")
-            return "{" + fields.joined(separator: ",") + "}"
-        }
-        return "[" + items.joined(separator: ",") + "]"
+        JSONText.encode(reports.map(RunReportJSON.init))
     }
 
-    static func jsonText(_ s: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        let text = String(decoding: data, as: UTF8.self)
-        return String(text.dropFirst().dropLast())
+    /// A run report as `--json` prints it.
+    struct RunReportJSON: Encodable {
+        struct FileError: Encodable { var file: String; var error: String }
+        var pipeline: String
+        var mode: String
+        var status: String
+        var run: Int64?
+        var payloads: Int
+        var payloads_already_loaded: Int
+        var rows_inserted: Int
+        var rows_updated: Int
+        var rows_unchanged: Int
+        var diagnostics: Int
+        var error: String?
+        var retryable: Bool?
+        var file_errors: [FileError]
+
+        init(_ r: RunReport) {
+            let c = r.counts
+            pipeline = r.pipeline; mode = r.mode.rawValue
+            status = r.error == nil ? (r.fileErrors.isEmpty ? "succeeded" : "partial") : "failed"
+            run = r.run?.rawValue
+            payloads = c.payloadsLoaded; payloads_already_loaded = c.payloadsAlreadyLoaded
+            rows_inserted = c.inserted; rows_updated = c.updated; rows_unchanged = c.unchanged; diagnostics = c.diagnostics
+            error = r.error?.description
+            retryable = r.error.map { $0.retryability == .transient }
+            file_errors = r.fileErrors.map { FileError(file: $0.file, error: $0.error) }
+        }
+
+        // Absent values are written as null, not left out.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(pipeline, forKey: .pipeline); try c.encode(mode, forKey: .mode); try c.encode(status, forKey: .status)
+            try c.encode(run, forKey: .run); try c.encode(payloads, forKey: .payloads)
+            try c.encode(payloads_already_loaded, forKey: .payloads_already_loaded)
+            try c.encode(rows_inserted, forKey: .rows_inserted); try c.encode(rows_updated, forKey: .rows_updated)
+            try c.encode(rows_unchanged, forKey: .rows_unchanged); try c.encode(diagnostics, forKey: .diagnostics)
+            try c.encode(error, forKey: .error); try c.encode(retryable, forKey: .retryable)
+            try c.encode(file_errors, forKey: .file_errors)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case pipeline, mode, status, run, payloads, payloads_already_loaded, rows_inserted, rows_updated, rows_unchanged,
+                 diagnostics, error, retryable, file_errors
+        }
     }
+
+    /// `s` as a JSON string literal.
+    static func jsonText(_ s: String) -> String { JSONText.string(s) }
 
     static func stripContext(_ message: String, file: String) -> String {
         message.replacingOccurrences(of: " [\(file)]", with: "")

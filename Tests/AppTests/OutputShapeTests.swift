@@ -131,7 +131,8 @@ import TestSupport
         let run = try FeedlineProcess.run(["run", "airkorea-jongno", "--quiet"], in: home)
         #expect(run.status == 0 && run.out.isEmpty && run.err.isEmpty, "\(run)")
         let json = try FeedlineProcess.run(["run", "airkorea-jongno", "--quiet", "--json"], in: home)
-        #expect(json.status == 0 && json.out.hasPrefix("[{\"pipeline\":\"airkorea-jongno\""), "\(json)")
+        let reports = try? JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]]
+        #expect(json.status == 0 && reports?.first?["pipeline"] as? String == "airkorea-jongno", "\(json)")
         let rows = try FeedlineProcess.run(["query", "--quiet", "--format", "csv", "SELECT 1 AS n"], in: home)
         #expect(rows.status == 0 && rows.out == "n\n1\n", "\(rows)")
         let failed = try FeedlineProcess.run(["run", "no-such", "--quiet"], in: home)

@@ -237,29 +237,8 @@ enum QueryFormatting {
         }
     }
 
-    /// `s` as a JSON string literal: `"` and `\` escaped, control characters as `\n`, `\u001f`…;
-    /// everything else verbatim UTF-8.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `s` as a JSON string literal.
+    static func jsonString(_ s: String) -> String { JSONText.string(s) }
 }
 
 extension String {
