@@ -81,8 +81,7 @@ public struct Feedline: Sendable {
             ["file": $0.file, "field": $0.field ?? NSNull(), "message": $0.message, "pipeline": $0.pipelineName]
         }
         let object: [String: Any] = ["pipelines": listed, "problems": found, "valid": pipelines.count, "invalid": invalidFiles.count]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.encode(JSONValue(any: object))
     }
 
     // MARK: - run

@@ -211,8 +211,7 @@ struct IntakeReport {
                      "daily_average_ug": ["pm10": number(week.pm10.dailyAverageMicrograms), "pm25": number(week.pm25.dailyAverageMicrograms)]],
         ]
         if !request.legacy { object["inhalation_m3_per_h"] = InhalationRates.efh2011Adults21To31.rate(for: request.activity) }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.encode(JSONValue(any: object))
     }
 
     /// A total with its completeness; no data at all prints as "no data", never as 0.

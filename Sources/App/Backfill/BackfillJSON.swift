@@ -61,14 +61,13 @@ struct BackfillJSON {
             "limit": limit.map { $0 as Any } ?? NSNull(),
             "scope": scope.map { $0.description as Any } ?? NSNull(),
         ]
-        let runObjects = (try? JSONSerialization.jsonObject(with: Data(Feedline.json(runs).utf8))) ?? [Any]()
+        let runObjects: [Any] = runs.map(Feedline.RunReportJSON.init)
         let object: [String: Any] = [
             "pipeline": pipeline, "from": from.description, "to": through.description, "dry_run": dryRun,
             "expected_hours": plan.expected.count, "newest_hour": Self.iso(plan.newest), "exit_code": Int(status.rawValue),
             "stations": stationObjects, "plan": planned, "quota": quota, "runs": runObjects,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.encode(JSONValue(any: object))
     }
 
     /// Consecutive hours as `{"from", "to"}` ranges (inclusive), in time order.
