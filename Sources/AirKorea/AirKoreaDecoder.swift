@@ -128,7 +128,7 @@ struct AirKoreaDecoder {
             try deliver(outcome, to: &sink)
         }, onNonObject: { nonObjects.append($0) })
         for position in nonObjects {
-            sink.diagnose(Diagnostic(code: "type-mismatch", message: "The item is not a JSON object; it is skipped.", location: "item \(position)"))
+            sink.diagnose(Diagnostic(code: .typeMismatch, message: "The item is not a JSON object; it is skipped.", location: "item \(position)"))
         }
         let leaves = envelope.leaves
         func leaf(_ path: String) -> String? { leaves[path] ?? nil }
@@ -187,12 +187,12 @@ struct AirKoreaDecoder {
         let limit = fetchedAt.addingTimeInterval(Self.futureAllowance)
         switch record {
         case .measurement(let m) where m.slot.end > limit:
-            return Diagnostic(code: "future-time",
+            return Diagnostic(code: .futureTime,
                               message: "dataTime \(m.dataTime) is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); the item is skipped.",
                               location: "\(m.stationName) \(m.dataTime)", value: m.dataTime)
         case .forecast(let f):
             guard let released = HourSlot(date: f.releaseDate, hour: f.releaseHour)?.start, released > limit else { return nil }
-            return Diagnostic(code: "future-time",
+            return Diagnostic(code: .futureTime,
                               message: "The forecast release \(f.releaseDate) \(f.releaseHour)시 is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); it is skipped.",
                               location: "\(f.informCode) \(f.forecastDate)", value: "\(f.releaseDate) \(f.releaseHour)")
         default:

@@ -25,15 +25,15 @@ enum ForecastItemMapping {
         var reader = FieldReader(position: item.position, name: code, time: released)
 
         guard let released, let release = parseRelease(released) else {
-            return reader.skip("bad-data-time", field: "dataTime", value: item[ForecastField.dataTime],
+            return reader.skip(.badDataTime, field: "dataTime", value: item[ForecastField.dataTime],
                                "dataTime is not a forecast release label (YYYY-MM-DD HH시 발표); the item is skipped.")
         }
         guard let code else {
-            return reader.skip("missing-inform-code", field: "informCode", value: nil,
+            return reader.skip(.missingInformCode, field: "informCode", value: nil,
                                "The forecast item has no informCode; it is skipped.")
         }
         guard let dayText = WireValue.text(item[ForecastField.informData]), let forecastDate = LocalDate(iso: dayText) else {
-            return reader.skip("bad-forecast-date", field: "informData", value: item[ForecastField.informData],
+            return reader.skip(.badForecastDate, field: "informData", value: item[ForecastField.informData],
                                "informData is not a date (YYYY-MM-DD); the item is skipped.")
         }
         let forecast = Forecast(
@@ -75,14 +75,14 @@ enum ForecastItemMapping {
             let entry = part.trimmingASCIISpace()
             if entry.isEmpty { continue }
             guard let colon = entry.firstIndex(of: ":") else {
-                reader.note("bad-region-grade", field: "informGrade", value: String(entry),
+                reader.note(.badRegionGrade, field: "informGrade", value: String(entry),
                             "An informGrade entry is not \"region : grade\"; that entry is skipped.")
                 continue
             }
             let region = entry[..<colon].trimmingASCIISpace()
             let grade = entry[entry.index(after: colon)...].trimmingASCIISpace()
             guard !region.isEmpty, !grade.isEmpty else {
-                reader.note("bad-region-grade", field: "informGrade", value: String(entry),
+                reader.note(.badRegionGrade, field: "informGrade", value: String(entry),
                             "An informGrade entry lacks its region or its grade; that entry is skipped.")
                 continue
             }

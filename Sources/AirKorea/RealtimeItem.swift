@@ -32,11 +32,11 @@ enum RealtimeItemMapping {
         var reader = FieldReader(position: item.position, name: station, time: label)
 
         guard let label, let slot = slot(label) else {
-            return reader.skip("bad-data-time", field: "dataTime", value: item[RealtimeField.dataTime],
+            return reader.skip(.badDataTime, field: "dataTime", value: item[RealtimeField.dataTime],
                                "dataTime is not an AirKorea hour label (YYYY-MM-DD HH:00 with HH 01…24); the item is skipped.")
         }
         guard let station else {
-            return reader.skip("missing-station", field: "stationName", value: nil,
+            return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The item names no station (by-station items before ver 1.4 omit stationName) and the request names none to fall back on; the item is skipped.")
         }
 

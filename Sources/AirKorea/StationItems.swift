@@ -22,7 +22,7 @@ enum StationItemMapping {
         let name = WireValue.text(item[StationField.stationName])
         var reader = FieldReader(position: item.position, name: name)
         guard let name else {
-            return reader.skip("missing-station", field: "stationName", value: nil,
+            return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The station item has no stationName; it is skipped.")
         }
         let x = reader.number(item[StationField.dmX], StationField.dmX, range: PlausibleRange.anyFinite, unit: "°")
@@ -50,7 +50,7 @@ enum StationItemMapping {
             } else if longitudes.contains(value), longitude == nil {
                 longitude = value
             } else {
-                reader.note("implausible-coordinate", field: field, value: raw,
+                reader.note(.implausibleCoordinate, field: field, value: raw,
                             "\(field) is neither a Korean latitude (33…39°) nor a Korean longitude (124…132°); it is stored as missing.")
             }
         }
@@ -74,11 +74,11 @@ enum NearbyStationItemMapping {
         let name = WireValue.text(item[NearbyStationField.stationName])
         var reader = FieldReader(position: item.position, name: name)
         guard let name else {
-            return reader.skip("missing-station", field: "stationName", value: nil,
+            return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The nearby-station item has no stationName; it is skipped.")
         }
         guard let queryPoint else {
-            return reader.skip("missing-query-point", field: nil, value: nil,
+            return reader.skip(.missingQueryPoint, field: nil, value: nil,
                                "The request's tmX/tmY are unknown, so the distance has no reference point; the item is skipped.")
         }
         let station = NearbyStation(
@@ -109,12 +109,12 @@ enum TMCoordinateItemMapping {
         let sgg = WireValue.text(item[TMCoordinateField.sggName])
         var reader = FieldReader(position: item.position, name: [sido, sgg, umd].compactMap { $0 }.joined(separator: " "))
         guard let umd else {
-            return reader.skip("missing-place", field: "umdName", value: nil, "The item has no umdName; it is skipped.")
+            return reader.skip(.missingPlace, field: "umdName", value: nil, "The item has no umdName; it is skipped.")
         }
         let x = reader.number(item[TMCoordinateField.tmX], TMCoordinateField.tmX, range: tmRange, unit: "m")
         let y = reader.number(item[TMCoordinateField.tmY], TMCoordinateField.tmY, range: tmRange, unit: "m")
         guard let x, let y else {
-            return reader.skip("missing-coordinate", field: "tmX/tmY", value: nil,
+            return reader.skip(.missingCoordinate, field: "tmX/tmY", value: nil,
                                "The item has no usable tmX/tmY; it is skipped.")
         }
         // 세종 has no 시군구, so an empty sggName is legitimate.

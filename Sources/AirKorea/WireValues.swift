@@ -156,12 +156,12 @@ struct FieldReader {
         return text
     }
 
-    mutating func note(_ code: String, field: String?, value: String?, _ message: String) {
+    mutating func note(_ code: DiagnosticCode, field: String?, value: String?, _ message: String) {
         diagnostics.append(Diagnostic(code: code, message: message, location: location(field), value: value))
     }
 
     /// The outcome for an item that cannot become a record, with the reason as a diagnostic.
-    mutating func skip(_ code: String, field: String?, value: String?, _ message: String) -> ItemOutcome {
+    mutating func skip(_ code: DiagnosticCode, field: String?, value: String?, _ message: String) -> ItemOutcome {
         note(code, field: field, value: value, message)
         return ItemOutcome(record: nil, diagnostics: diagnostics)
     }
@@ -175,12 +175,12 @@ struct FieldReader {
     mutating func number<Field: WireFields>(_ raw: String?, _ field: Field, range: ClosedRange<Double>, unit: String) -> Double? {
         guard let text = WireValue.present(raw) else { return nil }
         guard Self.isPlainDecimal(text), let value = Double(text), value.isFinite else {
-            note("unparsable-number", field: field.wireName, value: raw,
+            note(.unparsableNumber, field: field.wireName, value: raw,
                  "\(field.wireName) is not a number; it is stored as missing, not as 0.")
             return nil
         }
         guard range.contains(value) else {
-            note("implausible-value", field: field.wireName, value: raw,
+            note(.implausibleValue, field: field.wireName, value: raw,
                  "\(field.wireName) \(String(text))\(unit.isEmpty ? "" : " \(unit)") is outside the plausible range "
                      + "\(Self.plain(range.lowerBound))…\(Self.plain(range.upperBound))\(unit.isEmpty ? "" : " \(unit)"); it is stored as missing.")
             return nil
@@ -216,7 +216,7 @@ struct FieldReader {
         if text.utf8.count == 1, let digit = text.utf8.first, digit >= 49, digit <= 52 {
             return AirKoreaGrade(rawValue: Int(digit) - 48)
         }
-        note("unparsable-grade", field: field.wireName, value: raw,
+        note(.unparsableGrade, field: field.wireName, value: raw,
              "\(field.wireName) is not a grade 1…4; it is stored as missing.")
         return nil
     }
@@ -231,7 +231,7 @@ struct FieldReader {
     mutating func integer<Field: WireFields>(_ raw: String?, _ field: Field) -> Int? {
         guard let text = WireValue.present(raw) else { return nil }
         guard let value = Int(text) else {
-            note("unparsable-number", field: field.wireName, value: raw,
+            note(.unparsableNumber, field: field.wireName, value: raw,
                  "\(field.wireName) is not a whole number; it is stored as missing.")
             return nil
         }

@@ -66,7 +66,7 @@ struct CareerNetDecoder {
         var reportedTotal: Int?
         for (position, element) in items.enumerated() {
             guard let object = element as? [String: Any] else {
-                sink.diagnose(Diagnostic(code: "type-mismatch", message: "The item is not a JSON object; it is skipped.",
+                sink.diagnose(Diagnostic(code: .typeMismatch, message: "The item is not a JSON object; it is skipped.",
                                          location: "item \(position)"))
                 continue
             }

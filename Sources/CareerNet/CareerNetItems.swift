@@ -25,7 +25,7 @@ enum SchoolItemMapping {
         let name = CareerNetText.value(item["schoolName"])
         var notes = CareerNetItemNotes(position: item.position, subject: name)
         guard let name else {
-            return notes.skip("missing-value", field: "schoolName", value: item["schoolName"],
+            return notes.skip(.missingValue, field: "schoolName", value: item["schoolName"],
                               "The school item has no schoolName; it is skipped.")
         }
         let campus = CareerNetText.value(item["campusName"])
@@ -35,7 +35,7 @@ enum SchoolItemMapping {
             key = seq
         } else {
             key = "name:" + [region ?? "", name, campus ?? ""].joined(separator: "/")
-            notes.note("derived-key", field: "seq", value: item["seq"],
+            notes.note(.derivedKey, field: "seq", value: item["seq"],
                        "The school item has no seq; it is keyed by region, name and campus as \(key).")
         }
         // Only university lists carry campusName, so its presence (even empty) marks one.
@@ -63,7 +63,7 @@ enum MajorItemMapping {
         let name = CareerNetText.value(item["mClass"])
         var notes = CareerNetItemNotes(position: item.position, subject: name)
         guard let seq = CareerNetText.value(item["majorSeq"]) else {
-            return notes.skip("missing-value", field: "majorSeq", value: item["majorSeq"],
+            return notes.skip(.missingValue, field: "majorSeq", value: item["majorSeq"],
                               "The major item has no majorSeq, its only key; it is skipped.")
         }
         let departments = CareerNetText.list(item["facilName"])
@@ -85,7 +85,7 @@ enum JobItemMapping {
         let name = CareerNetText.value(item["job"])
         var notes = CareerNetItemNotes(position: item.position, subject: name)
         guard let seq = CareerNetText.value(item["jobdicSeq"]) else {
-            return notes.skip("missing-value", field: "jobdicSeq", value: item["jobdicSeq"],
+            return notes.skip(.missingValue, field: "jobdicSeq", value: item["jobdicSeq"],
                               "The job item has no jobdicSeq, its only key; it is skipped.")
         }
         let job = JobInfo(
@@ -102,4 +102,12 @@ enum JobItemMapping {
             aptitudeTypeCode: CareerNetText.value(item["aptd_type_code"]))
         return notes.keep(.career(.jobInfo(job)))
     }
+}
+
+// MARK: - Diagnostic codes
+
+/// The diagnostic codes only CareerNet items raise.
+extension DiagnosticCode {
+    /// A school item has no `seq`; it is keyed by region, name and campus (`derived-key`).
+    public static let derivedKey = DiagnosticCode("derived-key")
 }

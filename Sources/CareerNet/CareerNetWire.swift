@@ -86,12 +86,12 @@ struct CareerNetItemNotes {
         return text
     }
 
-    mutating func note(_ code: String, field: String?, value: String?, _ message: String) {
+    mutating func note(_ code: DiagnosticCode, field: String?, value: String?, _ message: String) {
         diagnostics.append(Diagnostic(code: code, message: message, location: location(field), value: value))
     }
 
     /// The outcome for an item that cannot become a record, with the reason as a diagnostic.
-    mutating func skip(_ code: String, field: String?, value: String?, _ message: String) -> CareerNetOutcome {
+    mutating func skip(_ code: DiagnosticCode, field: String?, value: String?, _ message: String) -> CareerNetOutcome {
         note(code, field: field, value: value, message)
         return CareerNetOutcome(record: nil, diagnostics: diagnostics)
     }

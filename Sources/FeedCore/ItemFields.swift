@@ -82,7 +82,7 @@ extension ItemFields {
     /// mismatches, refused over-long values, removed NULs, lone surrogates), in field order.
     public var readerDiagnostics: [Diagnostic] {
         var out = typeMismatches.sorted().map { field in
-            Diagnostic(code: "type-mismatch", message: "\(field) is an object or array where a string was expected; it is treated as missing.",
+            Diagnostic(code: .typeMismatch, message: "\(field) is an object or array where a string was expected; it is treated as missing.",
                        location: "item \(position) \(field)")
         }
         for note in notes { out.append(note.diagnostic(location: "item \(position) \(note.field)")) }
@@ -95,13 +95,13 @@ extension FieldNote {
     public func diagnostic(location: String) -> Diagnostic {
         switch kind {
         case .tooLong(let bytes, let limit):
-            Diagnostic(code: "field-too-long",
+            Diagnostic(code: .fieldTooLong,
                        message: "\(field) is \(bytes) bytes long, over its limit of \(limit); the value is refused and stored as missing.",
                        location: location, value: String(bytes))
         case .nulRemoved:
-            Diagnostic(code: "nul-removed", message: "\(field) held NUL characters (\\u0000); they were removed.", location: location)
+            Diagnostic(code: .nulRemoved, message: "\(field) held NUL characters (\\u0000); they were removed.", location: location)
         case .loneSurrogate:
-            Diagnostic(code: "lone-surrogate",
+            Diagnostic(code: .loneSurrogate,
                        message: "\(field) held an unpaired UTF-16 surrogate escape; it was stored as U+FFFD (�).", location: location)
         }
     }

@@ -1,6 +1,21 @@
 import Domain
+import FeedCore
 import Foundation
 import Pipeline
+
+/// The diagnostic codes only Saramin jobs raise.
+extension DiagnosticCode {
+    /// A timestamp is not Unix seconds (`unparsable-timestamp`).
+    public static let unparsableTimestamp = DiagnosticCode("unparsable-timestamp")
+    /// A timestamp lies outside 2000…2100 (`implausible-timestamp`).
+    public static let implausibleTimestamp = DiagnosticCode("implausible-timestamp")
+    /// A flag such as `active` is neither 1 nor 0 (`unparsable-flag`).
+    public static let unparsableFlag = DiagnosticCode("unparsable-flag")
+    /// A comma-joined code list and its name list differ in length (`unpaired-codes`).
+    public static let unpairedCodes = DiagnosticCode("unpaired-codes")
+    /// A deadline posting carries the far-future "no deadline" expiration (`open-ended-deadline`).
+    public static let openEndedDeadline = DiagnosticCode("open-ended-deadline")
+}
 
 /// The result of mapping one job: a record (nil when the job is skipped) and what was odd
 /// about it. Mapping is pure; the decoder forwards both to the sink.
@@ -29,7 +44,7 @@ enum SaraminJobMapping {
         for (path, flag) in job.flags() { notes.add(flag.diagnostic(location: "job \(position) \(path)")) }
         guard let id = SaraminText.value(job["id"]?.text) else {
             notes.subject = title
-            notes.note("missing-value", field: "id", value: job["id"]?.text, "The job has no id, its only key; it is skipped.")
+            notes.note(.missingValue, field: "id", value: job["id"]?.text, "The job has no id, its only key; it is skipped.")
             return SaraminOutcome(record: nil, diagnostics: notes.diagnostics)
         }
         notes.subject = id
@@ -51,7 +66,7 @@ enum SaraminJobMapping {
         posting.education = codeName(position?["required-education-level"])
         posting.salary = codeName(job["salary"])
         if let salary = posting.salary, salary.code != nil, salary.name == nil {
-            notes.note("missing-value", field: "salary.name", value: salary.code,
+            notes.note(.missingValue, field: "salary.name", value: salary.code,
                        "The salary has code \(salary.code ?? "") but no name; the name is stored as missing.")
         }
         posting.keywords = SaraminText.list(job["keyword"]?.text)
@@ -64,7 +79,7 @@ enum SaraminJobMapping {
         if let expiration, expiration.timeIntervalSince1970 >= openEndedThreshold {
             posting.openEnded = true
             if posting.closeType?.code == "1" {
-                notes.note("open-ended-deadline", field: "expiration-timestamp", value: job["expiration-timestamp"]?.text,
+                notes.note(.openEndedDeadline, field: "expiration-timestamp", value: job["expiration-timestamp"]?.text,
                            "The posting closes on a deadline (close-type 1) but its expiration is the far-future “no deadline” sentinel; it is stored with no deadline.")
             }
         } else {
@@ -91,7 +106,7 @@ enum SaraminJobMapping {
         let names = SaraminText.list(node["name"]?.text ?? node.text)
         let list = CodedList(codes: codes, names: names)
         if expectPaired, !list.isPaired {
-            notes.note("unpaired-codes", field: field, value: "\(codes.count) codes, \(names.count) names",
+            notes.note(.unpairedCodes, field: field, value: "\(codes.count) codes, \(names.count) names",
                        "\(field) has \(codes.count) codes but \(names.count) names; they are stored unpaired, not zipped.")
         }
         return list
@@ -112,7 +127,7 @@ enum SaraminJobMapping {
     static func integer(_ raw: String?, field: String, notes: inout Notes) -> Int? {
         guard let text = SaraminText.value(raw) else { return nil }
         guard let value = Int(text), value >= 0 else {
-            notes.note("unparsable-number", field: field, value: raw, "\(field) is not a whole number ≥ 0; it is stored as missing.")
+            notes.note(.unparsableNumber, field: field, value: raw, "\(field) is not a whole number ≥ 0; it is stored as missing.")
             return nil
         }
         return value
@@ -125,7 +140,7 @@ enum SaraminJobMapping {
         case "1", "true": return true
         case "0", "false": return false
         default:
-            notes.note("unparsable-flag", field: field, value: raw, "\(field) is neither 1 nor 0; it is stored as missing.")
+            notes.note(.unparsableFlag, field: field, value: raw, "\(field) is neither 1 nor 0; it is stored as missing.")
             return nil
         }
     }
@@ -135,12 +150,12 @@ enum SaraminJobMapping {
     static func timestamp(_ raw: String?, field: String, notes: inout Notes, allowSentinel: Bool = false) -> Date? {
         guard let text = SaraminText.value(raw) else { return nil }
         guard let seconds = Int64(text) else {
-            notes.note("unparsable-timestamp", field: field, value: raw, "\(field) is not Unix seconds; it is stored as missing.")
+            notes.note(.unparsableTimestamp, field: field, value: raw, "\(field) is not Unix seconds; it is stored as missing.")
             return nil
         }
         let value = TimeInterval(seconds)
         guard plausibleSeconds.contains(value) || (allowSentinel && value >= openEndedThreshold && value <= 253_402_300_799) else {
-            notes.note("implausible-timestamp", field: field, value: raw,
+            notes.note(.implausibleTimestamp, field: field, value: raw,
                        "\(field) \(text) is outside 2000…2100; it is stored as missing.")
             return nil
         }
@@ -162,7 +177,7 @@ enum SaraminJobMapping {
 
         mutating func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
-        mutating func note(_ code: String, field: String?, value: String?, _ message: String) {
+        mutating func note(_ code: DiagnosticCode, field: String?, value: String?, _ message: String) {
             var location = "job \(position)"
             if let subject { location += " (\(subject))" }
             if let field { location += " \(field)" }

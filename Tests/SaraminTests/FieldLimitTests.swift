@@ -23,10 +23,10 @@ struct FieldLimitTests {
         let posting = try #require(result.sink.postings.first)
         #expect(posting.title == nil)
         #expect(posting.keywords == ["ab"])
-        let tooLong = result.sink.diagnostics.filter { $0.code == "field-too-long" }
+        let tooLong = result.sink.diagnostics.filter { $0.code.rawValue == "field-too-long" }
         #expect(tooLong.map(\.location) == ["job 0 position/title"] && tooLong.first?.value == "5000", "\(result.sink.diagnostics)")
         if format == "json" {
-            #expect(result.sink.diagnostics.contains { $0.code == "nul-removed" && $0.location == "job 0 keyword" }, "\(result.sink.diagnostics)")
+            #expect(result.sink.diagnostics.contains { $0.code.rawValue == "nul-removed" && $0.location == "job 0 keyword" }, "\(result.sink.diagnostics)")
         }
     }
 }

@@ -63,7 +63,7 @@ struct MappingTests {
         #expect(byID["90000006"]?.postedAt == nil && byID["90000006"]?.opensAt == nil)
         #expect(byID["90000008"]?.active == nil && byID["90000008"]?.experience?.code == nil)
         #expect(byID.count == 7, "the job without an id is skipped")
-        let codes = result.sink.diagnostics.map(\.code)
+        let codes = result.sink.diagnostics.map(\.code.rawValue)
         #expect(codes == ["missing-value", "open-ended-deadline", "unpaired-codes", "unparsable-timestamp", "implausible-timestamp",
                           "missing-value", "unparsable-flag", "unparsable-number"])
         #expect(JobPosting.province(ofLocation: "서울 > 강남구") == "서울")
