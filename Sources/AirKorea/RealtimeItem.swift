@@ -27,9 +27,9 @@ enum RealtimeItemMapping {
     ///   - fallbackProvince: the province a by-province request named (legacy items echo an
     ///     empty `sidoName`); nil when unknown or `전국`.
     static func map(_ item: ItemFields, fallbackStation: String?, fallbackProvince: String?) -> ItemOutcome {
-        let label = WireValue.text(item[RealtimeField.dataTime])
-        let station = WireValue.text(item[RealtimeField.stationName]) ?? fallbackStation
-        var reader = FieldReader(position: item.position, name: station, time: label)
+        let label = WireValue.airKorea.text(item[RealtimeField.dataTime])
+        let station = WireValue.airKorea.text(item[RealtimeField.stationName]) ?? fallbackStation
+        var reader = ItemDiagnostics(position: item.position, subject: station, qualifier: label)
 
         guard let label, let slot = slot(label) else {
             return reader.skip(.badDataTime, field: "dataTime", value: item[RealtimeField.dataTime],
@@ -43,9 +43,9 @@ enum RealtimeItemMapping {
         let pm = PlausibleRange.particulate, gas = PlausibleRange.gas
         let measurement = HourlyMeasurement(
             stationName: station,
-            stationCode: WireValue.text(item[RealtimeField.stationCode]),
-            sidoName: WireValue.text(item[RealtimeField.sidoName]) ?? fallbackProvince,
-            network: WireValue.text(item[RealtimeField.mangName]),
+            stationCode: WireValue.airKorea.text(item[RealtimeField.stationCode]),
+            sidoName: WireValue.airKorea.text(item[RealtimeField.sidoName]) ?? fallbackProvince,
+            network: WireValue.airKorea.text(item[RealtimeField.mangName]),
             slot: slot,
             dataTime: label,
             pm: DustPair(pm10: reader.number(item[RealtimeField.pm10Value], RealtimeField.pm10Value, range: pm, unit: "µg/m³"),

@@ -19,8 +19,8 @@ enum StationItemMapping {
     static let longitudes: ClosedRange<Double> = 124...132
 
     static func map(_ item: ItemFields) -> ItemOutcome {
-        let name = WireValue.text(item[StationField.stationName])
-        var reader = FieldReader(position: item.position, name: name)
+        let name = WireValue.airKorea.text(item[StationField.stationName])
+        var reader = ItemDiagnostics(position: item.position, subject: name)
         guard let name else {
             return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The station item has no stationName; it is skipped.")
@@ -30,10 +30,10 @@ enum StationItemMapping {
         let (latitude, longitude) = place(x: x, y: y, reader: &reader, rawX: item[StationField.dmX], rawY: item[StationField.dmY])
         let station = Station(
             name: name,
-            address: WireValue.text(item[StationField.addr]),
-            network: WireValue.text(item[StationField.mangName]),
+            address: WireValue.airKorea.text(item[StationField.addr]),
+            network: WireValue.airKorea.text(item[StationField.mangName]),
             installedYear: reader.integer(item[StationField.year], StationField.year),
-            items: WireValue.text(item[StationField.item]),
+            items: WireValue.airKorea.text(item[StationField.item]),
             latitude: latitude,
             longitude: longitude)
         return reader.keep(.station(station))
@@ -41,7 +41,7 @@ enum StationItemMapping {
 
     /// Assigns `dmX`/`dmY` to latitude/longitude by range: legacy lists put the latitude in
     /// `dmX`, `ver=1.1` reportedly the longitude, so names are not trusted.
-    static func place(x: Double?, y: Double?, reader: inout FieldReader, rawX: String?, rawY: String?) -> (Double?, Double?) {
+    static func place(x: Double?, y: Double?, reader: inout ItemDiagnostics, rawX: String?, rawY: String?) -> (Double?, Double?) {
         var latitude: Double?, longitude: Double?
         for (value, raw, field) in [(x, rawX, "dmX"), (y, rawY, "dmY")] {
             guard let value else { continue }
@@ -71,8 +71,8 @@ enum NearbyStationField: Int, WireFields {
 /// comes from the request (`tmX`, `tmY`).
 enum NearbyStationItemMapping {
     static func map(_ item: ItemFields, queryPoint: (x: Double, y: Double)?) -> ItemOutcome {
-        let name = WireValue.text(item[NearbyStationField.stationName])
-        var reader = FieldReader(position: item.position, name: name)
+        let name = WireValue.airKorea.text(item[NearbyStationField.stationName])
+        var reader = ItemDiagnostics(position: item.position, subject: name)
         guard let name else {
             return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The nearby-station item has no stationName; it is skipped.")
@@ -83,7 +83,7 @@ enum NearbyStationItemMapping {
         }
         let station = NearbyStation(
             tmX: queryPoint.x, tmY: queryPoint.y, stationName: name,
-            address: WireValue.text(item[NearbyStationField.addr]),
+            address: WireValue.airKorea.text(item[NearbyStationField.addr]),
             distanceKm: reader.number(item[NearbyStationField.tm], NearbyStationField.tm, range: PlausibleRange.distanceKm, unit: "km"))
         return reader.keep(.nearbyStation(station))
     }
@@ -104,10 +104,10 @@ enum TMCoordinateItemMapping {
     static let tmRange: ClosedRange<Double> = -100_000...1_500_000
 
     static func map(_ item: ItemFields) -> ItemOutcome {
-        let umd = WireValue.text(item[TMCoordinateField.umdName])
-        let sido = WireValue.text(item[TMCoordinateField.sidoName])
-        let sgg = WireValue.text(item[TMCoordinateField.sggName])
-        var reader = FieldReader(position: item.position, name: [sido, sgg, umd].compactMap { $0 }.joined(separator: " "))
+        let umd = WireValue.airKorea.text(item[TMCoordinateField.umdName])
+        let sido = WireValue.airKorea.text(item[TMCoordinateField.sidoName])
+        let sgg = WireValue.airKorea.text(item[TMCoordinateField.sggName])
+        var reader = ItemDiagnostics(position: item.position, subject: [sido, sgg, umd].compactMap { $0 }.joined(separator: " "))
         guard let umd else {
             return reader.skip(.missingPlace, field: "umdName", value: nil, "The item has no umdName; it is skipped.")
         }

@@ -137,7 +137,7 @@ struct MappingTests {
 
     @Test("informGrade splits into region rows, tolerating whitespace; empty gives none")
     func regionGrades() {
-        var reader = FieldReader(position: 0)
+        var reader = ItemDiagnostics(position: 0)
         let grades = ForecastItemMapping.regionGrades("서울: 좋음 , 제주 :보통,, 인천 : 매우나쁨,세종 : 예보없음", reader: &reader)
         #expect(grades.map(\.region) == ["서울", "제주", "인천", "세종"])
         #expect(grades.map(\.grade) == [.good, .moderate, .veryBad, nil])
