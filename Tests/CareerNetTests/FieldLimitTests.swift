@@ -39,4 +39,14 @@ struct FieldLimitTests {
             #expect(result.sink.diagnostics.contains { $0.code.rawValue == "nul-removed" && $0.location == "item 1 job" })
         }
     }
+
+    @Test func loneSurrogatesBecomeReplacementCharactersWithADiagnostic() throws {
+        let text = #"{"dataSearch":{"content":[{"jobdicSeq":"1","job":"A\udc00B","totalCount":"1"}]}}"#
+        let (file, directory) = try temporaryPayload(text, name: "job.json")
+        defer { directory.remove() }
+        let result = CareerNetFixtures.decode(file, request: try request(.json))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.sink.jobs.first?.name == "A\u{FFFD}B")
+        #expect(result.sink.diagnostics.map { "\($0.code.rawValue) \($0.location)" } == ["lone-surrogate item 0 job"])
+    }
 }
