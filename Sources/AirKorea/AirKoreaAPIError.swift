@@ -1,3 +1,4 @@
+import FeedCore
 import Pipeline
 
 /// The data.go.kr error codes AirKorea answers with, from the gateway (`returnReasonCode` in an
@@ -77,13 +78,13 @@ struct AirKoreaErrorCode: Sendable, Equatable {
         let number = Int(trimmed)
         let known = number.flatMap { table[$0] }
         let code = number.map(twoDigits) ?? trimmed
-        let reported = reportedName.flatMap(WireValue.text)
+        let reported = reportedName.flatMap(WireValue.airKorea.text)
         let name = known?.name ?? reported ?? "UNKNOWN"
 
         var sentence = "\(layer.who) answered with error code \(code) \(name)"
         var said: [String] = []
         if let reported, reported != name { said.append(reported) }
-        if let detail = detail.flatMap(WireValue.text), detail != name, !said.contains(detail) { said.append(detail) }
+        if let detail = detail.flatMap(WireValue.airKorea.text), detail != name, !said.contains(detail) { said.append(detail) }
         if !said.isEmpty { sentence += " (“\(said.joined(separator: "”, “"))”)" }
         sentence += ": " + (known?.meaning ?? "a code this feed does not know; treated as not retryable") + "."
         return FeedError(.api(code: code, name: name), known?.retryability ?? .terminal, sentence, context: context,

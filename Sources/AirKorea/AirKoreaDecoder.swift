@@ -3,9 +3,9 @@ import Domain
 import FeedCore
 import Pipeline
 
-/// Parses one AirKorea payload — XML through the streaming `XMLItemReader`, JSON through
-/// `JSONPayload` — detects the two error layers, and hands every item to the endpoint's one
-/// mapping function, so both formats give the same records.
+/// Parses one AirKorea payload — XML through the streaming `XMLItemReader`, JSON through the
+/// one-pass `JSONItemReader` — detects the two error layers, and hands every item to the
+/// endpoint's one mapping function, so both formats give the same records.
 ///
 /// Items stream into the sink as they are read. An XML document that turns out to be truncated
 /// or malformed *after* some items throws once the end is reached, so the records already
@@ -35,43 +35,13 @@ struct AirKoreaDecoder {
                     where error.kind == .malformed && [nil, file.lastPathComponent, file.path].contains(error.context) {
             // The readers name the file (or nothing); name the request instead.
             error.context = origin
-            if format == .xml, let root = Self.rootElement(of: head), ["response", "OpenAPI_ServiceResponse"].contains(root),
-               !Self.closes(file, root: root) {
+            if format == .xml, let root = XMLItemReader.unclosedRoot(of: file, head: head),
+               ["response", "OpenAPI_ServiceResponse"].contains(root) {
                 // libxml2 words a cut-off document as "Extra content at the end of the document".
                 error.message = "The XML document ends before its root element <\(root)> is closed (a truncated download?)."
             }
             throw error
         }
-    }
-
-    /// The name of the first element in `head`, skipping the XML declaration, comments and
-    /// processing instructions.
-    static func rootElement(of head: Data) -> String? {
-        var index = head.startIndex
-        while let open = head[index...].firstIndex(of: UInt8(ascii: "<")) {
-            let next = head.index(after: open)
-            guard next < head.endIndex else { return nil }
-            if head[next] == UInt8(ascii: "?") || head[next] == UInt8(ascii: "!") {
-                index = next
-                continue
-            }
-            let name = head[next...].prefix { byte in
-                !WireValue.isSpace(byte) && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "/")
-            }
-            return name.isEmpty ? nil : String(decoding: name, as: UTF8.self)
-        }
-        return nil
-    }
-
-    /// Whether `file` ends (trailing whitespace aside) with `</root>`.
-    static func closes(_ file: URL, root: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
-        defer { try? handle.close() }
-        let size = handle.seekToEndOfFile()
-        handle.seek(toFileOffset: size > 512 ? size - 512 : 0)
-        let tail = [UInt8](handle.readDataToEndOfFile())
-        let end = tail.lastIndex { !WireValue.isSpace($0) }.map { $0 + 1 } ?? 0
-        return tail[..<end].reversed().starts(with: "</\(root)>".utf8.reversed())
     }
 
     // MARK: - XML
@@ -80,7 +50,7 @@ struct AirKoreaDecoder {
         let reader = XMLItemReader(schema: endpoint.schema)
         let envelope = try reader.read(file: file) { item in
             var outcome = endpoint.mapItem(item, page)
-            if !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics }
+            if !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics }
             try deliver(outcome, to: &sink)
         }
         let leaves = envelope.leaves
@@ -124,11 +94,11 @@ struct AirKoreaDecoder {
         var nonObjects: [Int] = []
         let envelope = try reader.read(file: file, onItem: { item in
             var outcome = endpoint.mapItem(item, page)
-            if !item.typeMismatches.isEmpty || !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics }
+            if !item.typeMismatches.isEmpty || !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics }
             try deliver(outcome, to: &sink)
         }, onNonObject: { nonObjects.append($0) })
         for position in nonObjects {
-            sink.diagnose(Diagnostic(code: "type-mismatch", message: "The item is not a JSON object; it is skipped.", location: "item \(position)"))
+            sink.diagnose(.notAnObject(position: position))
         }
         let leaves = envelope.leaves
         func leaf(_ path: String) -> String? { leaves[path] ?? nil }
@@ -186,13 +156,13 @@ struct AirKoreaDecoder {
     func futureRefusal(_ record: FeedRecord) -> Diagnostic? {
         let limit = fetchedAt.addingTimeInterval(Self.futureAllowance)
         if let m = record.as(HourlyMeasurement.self), m.slot.end > limit {
-            return Diagnostic(code: "future-time",
+            return Diagnostic(code: .futureTime,
                               message: "dataTime \(m.dataTime) is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); the item is skipped.",
                               location: "\(m.stationName) \(m.dataTime)", value: m.dataTime)
         }
         if let f = record.as(Forecast.self) {
             guard let released = HourSlot(date: f.releaseDate, hour: f.releaseHour)?.start, released > limit else { return nil }
-            return Diagnostic(code: "future-time",
+            return Diagnostic(code: .futureTime,
                               message: "The forecast release \(f.releaseDate) \(f.releaseHour)시 is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); it is skipped.",
                               location: "\(f.informCode) \(f.forecastDate)", value: "\(f.releaseDate) \(f.releaseHour)")
         }

@@ -13,11 +13,11 @@ struct PageContext: Sendable {
     var queryPoint: (x: Double, y: Double)?
 
     init(_ context: DecodeContext) {
-        stationName = WireValue.text(context.parameter("stationName"))
-        let sido = WireValue.text(context.parameter("sidoName"))
+        stationName = WireValue.airKorea.text(context.parameter("stationName"))
+        let sido = WireValue.airKorea.text(context.parameter("sidoName"))
         sidoName = sido == "전국" ? nil : sido
-        if let x = WireValue.text(context.parameter("tmX")).flatMap(Double.init),
-           let y = WireValue.text(context.parameter("tmY")).flatMap(Double.init), x.isFinite, y.isFinite {
+        if let x = WireValue.airKorea.text(context.parameter("tmX")).flatMap(Double.init),
+           let y = WireValue.airKorea.text(context.parameter("tmY")).flatMap(Double.init), x.isFinite, y.isFinite {
             queryPoint = (x, y)
         }
     }

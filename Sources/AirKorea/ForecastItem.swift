@@ -20,20 +20,20 @@ enum ForecastField: Int, WireFields {
 /// stage's job.
 enum ForecastItemMapping {
     static func map(_ item: ItemFields) -> ItemOutcome {
-        let code = WireValue.text(item[ForecastField.informCode])
-        let released = WireValue.text(item[ForecastField.dataTime])
-        var reader = FieldReader(position: item.position, name: code, time: released)
+        let code = WireValue.airKorea.text(item[ForecastField.informCode])
+        let released = WireValue.airKorea.text(item[ForecastField.dataTime])
+        var reader = ItemDiagnostics(position: item.position, subject: code, qualifier: released)
 
         guard let released, let release = parseRelease(released) else {
-            return reader.skip("bad-data-time", field: "dataTime", value: item[ForecastField.dataTime],
+            return reader.skip(.badDataTime, field: "dataTime", value: item[ForecastField.dataTime],
                                "dataTime is not a forecast release label (YYYY-MM-DD HH시 발표); the item is skipped.")
         }
         guard let code else {
-            return reader.skip("missing-inform-code", field: "informCode", value: nil,
+            return reader.skip(.missingInformCode, field: "informCode", value: nil,
                                "The forecast item has no informCode; it is skipped.")
         }
-        guard let dayText = WireValue.text(item[ForecastField.informData]), let forecastDate = LocalDate(iso: dayText) else {
-            return reader.skip("bad-forecast-date", field: "informData", value: item[ForecastField.informData],
+        guard let dayText = WireValue.airKorea.text(item[ForecastField.informData]), let forecastDate = LocalDate(iso: dayText) else {
+            return reader.skip(.badForecastDate, field: "informData", value: item[ForecastField.informData],
                                "informData is not a date (YYYY-MM-DD); the item is skipped.")
         }
         let forecast = Forecast(
@@ -41,9 +41,9 @@ enum ForecastItemMapping {
             forecastDate: forecastDate,
             releaseDate: release.date,
             releaseHour: release.hour,
-            overall: WireValue.prose(item[ForecastField.informOverall]),
-            cause: WireValue.prose(item[ForecastField.informCause]),
-            actionKnack: WireValue.prose(item[ForecastField.actionKnack]),
+            overall: WireValue.airKorea.prose(item[ForecastField.informOverall]),
+            cause: WireValue.airKorea.prose(item[ForecastField.informCause]),
+            actionKnack: WireValue.airKorea.prose(item[ForecastField.actionKnack]),
             imageURLs: ForecastField.images.map { imageURL(item[$0]) },
             regionGrades: regionGrades(item[ForecastField.informGrade], reader: &reader))
         return reader.keep(FeedRecord(forecast))
@@ -62,27 +62,27 @@ enum ForecastItemMapping {
 
     /// An image URL, or nil when missing or a legacy placeholder with an empty id (`...?atch_id=`).
     static func imageURL(_ raw: String?) -> String? {
-        guard let text = WireValue.text(raw) else { return nil }
+        guard let text = WireValue.airKorea.text(raw) else { return nil }
         if text.hasSuffix("=") { return nil }
         return text
     }
 
     /// `서울 : 보통,제주 : 보통,…` → one row per region, whitespace-tolerant; empty → no rows.
-    static func regionGrades(_ raw: String?, reader: inout FieldReader) -> [ForecastRegionGrade] {
-        guard let text = WireValue.present(raw) else { return [] }
+    static func regionGrades(_ raw: String?, reader: inout ItemDiagnostics) -> [ForecastRegionGrade] {
+        guard let text = WireValue.airKorea.present(raw) else { return [] }
         var grades: [ForecastRegionGrade] = []
         for part in text.split(separator: ",") {
             let entry = part.trimmingASCIISpace()
             if entry.isEmpty { continue }
             guard let colon = entry.firstIndex(of: ":") else {
-                reader.note("bad-region-grade", field: "informGrade", value: String(entry),
+                reader.note(.badRegionGrade, field: "informGrade", value: String(entry),
                             "An informGrade entry is not \"region : grade\"; that entry is skipped.")
                 continue
             }
             let region = entry[..<colon].trimmingASCIISpace()
             let grade = entry[entry.index(after: colon)...].trimmingASCIISpace()
             guard !region.isEmpty, !grade.isEmpty else {
-                reader.note("bad-region-grade", field: "informGrade", value: String(entry),
+                reader.note(.badRegionGrade, field: "informGrade", value: String(entry),
                             "An informGrade entry lacks its region or its grade; that entry is skipped.")
                 continue
             }

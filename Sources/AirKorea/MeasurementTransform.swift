@@ -1,6 +1,15 @@
 import Domain
 import Pipeline
 
+extension DiagnosticCode {
+    /// Transform: PM2.5 is larger than PM10 in the same hour (`pm25-above-pm10`).
+    public static let pm25AbovePM10 = DiagnosticCode("pm25-above-pm10")
+    /// Transform: a concentration lies beyond the top of the AQI scale (`beyond-aqi-scale`).
+    public static let beyondAQIScale = DiagnosticCode("beyond-aqi-scale")
+    /// Transform: the API's own grade differs from the one computed (`grade-mismatch`).
+    public static let gradeMismatch = DiagnosticCode("grade-mismatch")
+}
+
 /// AirKorea's hourly measurements are loadable records whose transform stage is
 /// `MeasurementTransform`.
 extension HourlyMeasurement: LoadableRecord {
@@ -23,20 +32,20 @@ public struct MeasurementTransform: Sendable {
         var diagnostics: [Diagnostic] = []
         var location: String { "\(m.stationName) \(m.dataTime)" }  // built only for a diagnostic
         if let pm10 = m.pm.pm10, let pm25 = m.pm.pm25, pm25 > pm10 {
-            diagnostics.append(Diagnostic(code: "pm25-above-pm10",
+            diagnostics.append(Diagnostic(code: .pm25AbovePM10,
                                           message: "PM2.5 (\(format(pm25))) is above PM10 (\(format(pm10))) although PM2.5 is part of PM10; both kept as published.",
                                           location: location))
         }
         let indices = MeasurementIndices(m)
         out.indices = indices
         for (name, result) in [("PM10", indices.aqi.pm10), ("PM2.5", indices.aqi.pm25)] where result == .beyondScale {
-            diagnostics.append(Diagnostic(code: "beyond-aqi-scale",
+            diagnostics.append(Diagnostic(code: .beyondAQIScale,
                                           message: "The 24-hour \(name) value is above the top US EPA AQI breakpoint; the AQI is stored as missing, not extrapolated.",
                                           location: location))
         }
         for check in crossCheckGrades(m) where check.isVerifiable && !check.agrees {
             diagnostics.append(Diagnostic(
-                code: "grade-mismatch",
+                code: .gradeMismatch,
                 message: "AirKorea's \(check.field.rawValue) is \(check.theirs.rawValue) (\(check.theirs.korean)) but \(format(check.basis)) grades \(check.ours.map { "\($0.rawValue) (\($0.korean))" } ?? "-") under the table in force on \(m.slot.date).",
                 location: location, value: String(check.theirs.rawValue)))
         }

@@ -27,25 +27,25 @@ enum RealtimeItemMapping {
     ///   - fallbackProvince: the province a by-province request named (legacy items echo an
     ///     empty `sidoName`); nil when unknown or `전국`.
     static func map(_ item: ItemFields, fallbackStation: String?, fallbackProvince: String?) -> ItemOutcome {
-        let label = WireValue.text(item[RealtimeField.dataTime])
-        let station = WireValue.text(item[RealtimeField.stationName]) ?? fallbackStation
-        var reader = FieldReader(position: item.position, name: station, time: label)
+        let label = WireValue.airKorea.text(item[RealtimeField.dataTime])
+        let station = WireValue.airKorea.text(item[RealtimeField.stationName]) ?? fallbackStation
+        var reader = ItemDiagnostics(position: item.position, subject: station, qualifier: label)
 
         guard let label, let slot = slot(label) else {
-            return reader.skip("bad-data-time", field: "dataTime", value: item[RealtimeField.dataTime],
+            return reader.skip(.badDataTime, field: "dataTime", value: item[RealtimeField.dataTime],
                                "dataTime is not an AirKorea hour label (YYYY-MM-DD HH:00 with HH 01…24); the item is skipped.")
         }
         guard let station else {
-            return reader.skip("missing-station", field: "stationName", value: nil,
+            return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The item names no station (by-station items before ver 1.4 omit stationName) and the request names none to fall back on; the item is skipped.")
         }
 
         let pm = PlausibleRange.particulate, gas = PlausibleRange.gas
         let measurement = HourlyMeasurement(
             stationName: station,
-            stationCode: WireValue.text(item[RealtimeField.stationCode]),
-            sidoName: WireValue.text(item[RealtimeField.sidoName]) ?? fallbackProvince,
-            network: WireValue.text(item[RealtimeField.mangName]),
+            stationCode: WireValue.airKorea.text(item[RealtimeField.stationCode]),
+            sidoName: WireValue.airKorea.text(item[RealtimeField.sidoName]) ?? fallbackProvince,
+            network: WireValue.airKorea.text(item[RealtimeField.mangName]),
             slot: slot,
             dataTime: label,
             pm: DustPair(pm10: reader.number(item[RealtimeField.pm10Value], RealtimeField.pm10Value, range: pm, unit: "µg/m³"),

@@ -19,10 +19,10 @@ enum StationItemMapping {
     static let longitudes: ClosedRange<Double> = 124...132
 
     static func map(_ item: ItemFields) -> ItemOutcome {
-        let name = WireValue.text(item[StationField.stationName])
-        var reader = FieldReader(position: item.position, name: name)
+        let name = WireValue.airKorea.text(item[StationField.stationName])
+        var reader = ItemDiagnostics(position: item.position, subject: name)
         guard let name else {
-            return reader.skip("missing-station", field: "stationName", value: nil,
+            return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The station item has no stationName; it is skipped.")
         }
         let x = reader.number(item[StationField.dmX], StationField.dmX, range: PlausibleRange.anyFinite, unit: "°")
@@ -30,10 +30,10 @@ enum StationItemMapping {
         let (latitude, longitude) = place(x: x, y: y, reader: &reader, rawX: item[StationField.dmX], rawY: item[StationField.dmY])
         let station = Station(
             name: name,
-            address: WireValue.text(item[StationField.addr]),
-            network: WireValue.text(item[StationField.mangName]),
+            address: WireValue.airKorea.text(item[StationField.addr]),
+            network: WireValue.airKorea.text(item[StationField.mangName]),
             installedYear: reader.integer(item[StationField.year], StationField.year),
-            items: WireValue.text(item[StationField.item]),
+            items: WireValue.airKorea.text(item[StationField.item]),
             latitude: latitude,
             longitude: longitude)
         return reader.keep(FeedRecord(station))
@@ -41,7 +41,7 @@ enum StationItemMapping {
 
     /// Assigns `dmX`/`dmY` to latitude/longitude by range: legacy lists put the latitude in
     /// `dmX`, `ver=1.1` reportedly the longitude, so names are not trusted.
-    static func place(x: Double?, y: Double?, reader: inout FieldReader, rawX: String?, rawY: String?) -> (Double?, Double?) {
+    static func place(x: Double?, y: Double?, reader: inout ItemDiagnostics, rawX: String?, rawY: String?) -> (Double?, Double?) {
         var latitude: Double?, longitude: Double?
         for (value, raw, field) in [(x, rawX, "dmX"), (y, rawY, "dmY")] {
             guard let value else { continue }
@@ -50,7 +50,7 @@ enum StationItemMapping {
             } else if longitudes.contains(value), longitude == nil {
                 longitude = value
             } else {
-                reader.note("implausible-coordinate", field: field, value: raw,
+                reader.note(.implausibleCoordinate, field: field, value: raw,
                             "\(field) is neither a Korean latitude (33…39°) nor a Korean longitude (124…132°); it is stored as missing.")
             }
         }
@@ -71,19 +71,19 @@ enum NearbyStationField: Int, WireFields {
 /// comes from the request (`tmX`, `tmY`).
 enum NearbyStationItemMapping {
     static func map(_ item: ItemFields, queryPoint: (x: Double, y: Double)?) -> ItemOutcome {
-        let name = WireValue.text(item[NearbyStationField.stationName])
-        var reader = FieldReader(position: item.position, name: name)
+        let name = WireValue.airKorea.text(item[NearbyStationField.stationName])
+        var reader = ItemDiagnostics(position: item.position, subject: name)
         guard let name else {
-            return reader.skip("missing-station", field: "stationName", value: nil,
+            return reader.skip(.missingStation, field: "stationName", value: nil,
                                "The nearby-station item has no stationName; it is skipped.")
         }
         guard let queryPoint else {
-            return reader.skip("missing-query-point", field: nil, value: nil,
+            return reader.skip(.missingQueryPoint, field: nil, value: nil,
                                "The request's tmX/tmY are unknown, so the distance has no reference point; the item is skipped.")
         }
         let station = NearbyStation(
             tmX: queryPoint.x, tmY: queryPoint.y, stationName: name,
-            address: WireValue.text(item[NearbyStationField.addr]),
+            address: WireValue.airKorea.text(item[NearbyStationField.addr]),
             distanceKm: reader.number(item[NearbyStationField.tm], NearbyStationField.tm, range: PlausibleRange.distanceKm, unit: "km"))
         return reader.keep(FeedRecord(station))
     }
@@ -104,17 +104,17 @@ enum TMCoordinateItemMapping {
     static let tmRange: ClosedRange<Double> = -100_000...1_500_000
 
     static func map(_ item: ItemFields) -> ItemOutcome {
-        let umd = WireValue.text(item[TMCoordinateField.umdName])
-        let sido = WireValue.text(item[TMCoordinateField.sidoName])
-        let sgg = WireValue.text(item[TMCoordinateField.sggName])
-        var reader = FieldReader(position: item.position, name: [sido, sgg, umd].compactMap { $0 }.joined(separator: " "))
+        let umd = WireValue.airKorea.text(item[TMCoordinateField.umdName])
+        let sido = WireValue.airKorea.text(item[TMCoordinateField.sidoName])
+        let sgg = WireValue.airKorea.text(item[TMCoordinateField.sggName])
+        var reader = ItemDiagnostics(position: item.position, subject: [sido, sgg, umd].compactMap { $0 }.joined(separator: " "))
         guard let umd else {
-            return reader.skip("missing-place", field: "umdName", value: nil, "The item has no umdName; it is skipped.")
+            return reader.skip(.missingPlace, field: "umdName", value: nil, "The item has no umdName; it is skipped.")
         }
         let x = reader.number(item[TMCoordinateField.tmX], TMCoordinateField.tmX, range: tmRange, unit: "m")
         let y = reader.number(item[TMCoordinateField.tmY], TMCoordinateField.tmY, range: tmRange, unit: "m")
         guard let x, let y else {
-            return reader.skip("missing-coordinate", field: "tmX/tmY", value: nil,
+            return reader.skip(.missingCoordinate, field: "tmX/tmY", value: nil,
                                "The item has no usable tmX/tmY; it is skipped.")
         }
         // 세종 has no 시군구, so an empty sggName is legitimate.

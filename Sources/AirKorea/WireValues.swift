@@ -30,90 +30,12 @@ extension ItemFields {
     }
 }
 
-// MARK: - What one item became
-
-/// The result of mapping one item: a record (or nil when the item is skipped) and what was odd
-/// about it. Mapping is pure; the decoder forwards both to the sink.
-struct ItemOutcome {
-    var record: FeedRecord?
-    var diagnostics: [Diagnostic]
-}
-
 // MARK: - Reading raw strings
 
-/// The raw-string rules every AirKorea field follows: all values are strings; `-`, `null`, an
-/// empty string or element and the legacy `*` mean "missing" (nil, never 0).
-enum WireValue {
-    /// The value with surrounding whitespace removed, or nil when it is a missing marker.
-    /// The common case (no padding) costs no allocation.
-    static func present(_ raw: String?) -> Substring? {
-        guard let raw else { return nil }
-        var text = Substring(raw)
-        if let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) {
-            text = text.trimmingASCIISpace()
-        }
-        return isMissingMarker(text) ? nil : text
-    }
-
-    /// A text field: trimmed, nil when missing.
-    static func text(_ raw: String?) -> String? {
-        present(raw).map(String.init)
-    }
-
-    /// Free text (forecast causes, overviews): trimmed, CRLF folded to LF so XML (whose parser
-    /// normalises line ends) and JSON give the same string; nil when missing.
-    static func prose(_ raw: String?) -> String? {
-        guard let text = present(raw) else { return nil }
-        guard text.utf8.contains(13) else { return String(text) }
-        return String(text).replacingCRLF()
-    }
-
-    static func isMissingMarker(_ text: Substring) -> Bool {
-        let bytes = text.utf8
-        switch bytes.count {
-        case 0: return true
-        case 1: return bytes.first.map { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "*") } ?? true
-        case 4: return bytes.elementsEqual("null".utf8) || bytes.elementsEqual("NULL".utf8)
-        default: return false
-        }
-    }
-
-    @inline(__always)
-    static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
-}
-
-extension Substring {
-    /// This text without leading and trailing ASCII spaces, tabs and line breaks.
-    func trimmingASCIISpace() -> Substring {
-        var start = startIndex, end = endIndex
-        while start < end, let byte = self[start].asciiValue, WireValue.isSpace(byte) { start = index(after: start) }
-        while end > start {
-            let before = index(before: end)
-            guard let byte = self[before].asciiValue, WireValue.isSpace(byte) else { break }
-            end = before
-        }
-        return self[start..<end]
-    }
-}
-
-extension String {
-    /// This text with every CR LF (and lone CR) turned into LF.
-    func replacingCRLF() -> String {
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        var previousWasCR = false
-        for scalar in unicodeScalars {
-            if scalar == "\r" {
-                out.unicodeScalars.append("\n")
-                previousWasCR = true
-                continue
-            }
-            if scalar == "\n" && previousWasCR { previousWasCR = false; continue }
-            previousWasCR = false
-            out.unicodeScalars.append(scalar)
-        }
-        return out
-    }
+extension WireValue {
+    /// The raw-string rules every AirKorea field follows: all values are strings; `-`, `null`,
+    /// an empty string or element and the legacy `*` mean "missing" (nil, never 0).
+    static let airKorea = WireValue(missingCharacters: "-*")
 }
 
 // MARK: - Field reader with diagnostics
@@ -132,55 +54,19 @@ enum PlausibleRange {
     static let anyFinite: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
 }
 
-/// Reads one item's fields into typed values, collecting a diagnostic for every value that was
-/// present but unusable. Diagnostics name the item (`item 3 (도봉구 2023-05-13 15:00) pm10Value`).
-struct FieldReader {
-    let position: Int
-    /// What identifies the item to a reader of diagnostics, e.g. `도봉구` and `2023-05-13 15:00`
-    /// (kept apart and joined only when a diagnostic is written, so clean items cost nothing).
-    var name: String?
-    var time: String?
-    private(set) var diagnostics: [Diagnostic] = []
-
-    init(position: Int, name: String? = nil, time: String? = nil) {
-        self.position = position
-        self.name = name
-        self.time = time
-    }
-
-    func location(_ field: String?) -> String {
-        var text = "item \(position)"
-        let subject = [name, time].compactMap { $0 }.joined(separator: " ")
-        if !subject.isEmpty { text += " (\(subject))" }
-        if let field { text += " \(field)" }
-        return text
-    }
-
-    mutating func note(_ code: String, field: String?, value: String?, _ message: String) {
-        diagnostics.append(Diagnostic(code: code, message: message, location: location(field), value: value))
-    }
-
-    /// The outcome for an item that cannot become a record, with the reason as a diagnostic.
-    mutating func skip(_ code: String, field: String?, value: String?, _ message: String) -> ItemOutcome {
-        note(code, field: field, value: value, message)
-        return ItemOutcome(record: nil, diagnostics: diagnostics)
-    }
-
-    /// The outcome for an item that became `record`.
-    func keep(_ record: FeedRecord) -> ItemOutcome {
-        ItemOutcome(record: record, diagnostics: diagnostics)
-    }
-
+/// Typed reads of one item's fields, noting a diagnostic for every value that was present but
+/// unusable (`item 3 (도봉구 2023-05-13 15:00) pm10Value`).
+extension ItemDiagnostics {
     /// A number within `range`; nil when missing, unparsable or implausible (the last two noted).
     mutating func number<Field: WireFields>(_ raw: String?, _ field: Field, range: ClosedRange<Double>, unit: String) -> Double? {
-        guard let text = WireValue.present(raw) else { return nil }
+        guard let text = WireValue.airKorea.present(raw) else { return nil }
         guard Self.isPlainDecimal(text), let value = Double(text), value.isFinite else {
-            note("unparsable-number", field: field.wireName, value: raw,
+            note(.unparsableNumber, field: field.wireName, value: raw,
                  "\(field.wireName) is not a number; it is stored as missing, not as 0.")
             return nil
         }
         guard range.contains(value) else {
-            note("implausible-value", field: field.wireName, value: raw,
+            note(.implausibleValue, field: field.wireName, value: raw,
                  "\(field.wireName) \(String(text))\(unit.isEmpty ? "" : " \(unit)") is outside the plausible range "
                      + "\(Self.plain(range.lowerBound))…\(Self.plain(range.upperBound))\(unit.isEmpty ? "" : " \(unit)"); it is stored as missing.")
             return nil
@@ -212,26 +98,26 @@ struct FieldReader {
 
     /// An AirKorea grade 1…4; nil when missing, noted when present but not a grade.
     mutating func grade<Field: WireFields>(_ raw: String?, _ field: Field) -> AirKoreaGrade? {
-        guard let text = WireValue.present(raw) else { return nil }
+        guard let text = WireValue.airKorea.present(raw) else { return nil }
         if text.utf8.count == 1, let digit = text.utf8.first, digit >= 49, digit <= 52 {
             return AirKoreaGrade(rawValue: Int(digit) - 48)
         }
-        note("unparsable-grade", field: field.wireName, value: raw,
+        note(.unparsableGrade, field: field.wireName, value: raw,
              "\(field.wireName) is not a grade 1…4; it is stored as missing.")
         return nil
     }
 
     /// A status flag (`통신장애`, `점검 및 교정` …); nil when missing.
     func flag(_ raw: String?) -> MeasurementFlag? {
-        guard let text = WireValue.present(raw) else { return nil }
+        guard let text = WireValue.airKorea.present(raw) else { return nil }
         return MeasurementFlag(airKorea: String(text))
     }
 
     /// A whole number such as a year; nil when missing, noted when unparsable.
     mutating func integer<Field: WireFields>(_ raw: String?, _ field: Field) -> Int? {
-        guard let text = WireValue.present(raw) else { return nil }
+        guard let text = WireValue.airKorea.present(raw) else { return nil }
         guard let value = Int(text) else {
-            note("unparsable-number", field: field.wireName, value: raw,
+            note(.unparsableNumber, field: field.wireName, value: raw,
                  "\(field.wireName) is not a whole number; it is stored as missing.")
             return nil
         }

@@ -3,8 +3,9 @@ import Foundation
 import Pipeline
 
 /// Parses one CareerNet page — XML through the streaming `XMLItemReader` (items are the
-/// `<content>` elements), JSON through `JSONPayload` — detects error payloads, and hands every
-/// item to the endpoint's one mapping function, so both formats give the same records.
+/// `<content>` elements), JSON through the one-pass `JSONItemReader` — detects error payloads,
+/// and hands every item to the endpoint's one mapping function, so both formats give the same
+/// records.
 ///
 /// Shapes read: `{"dataSearch":{"content":[…]}}` (also a single `content` object), a bare
 /// `{"content":[…]}` or array of items (saved dumps), and `<dataSearch><content>…</content>…`.
@@ -34,15 +35,15 @@ struct CareerNetDecoder {
         let reader = XMLItemReader(schema: endpoint.schema, itemElement: "content")
         var reportedTotal: Int?
         let envelope = try reader.read(file: file) { item in
-            try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: nil)
-            if reportedTotal == nil { reportedTotal = CareerNetText.integer(item["totalCount"]) }
+            try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: item["code"])
+            if reportedTotal == nil { reportedTotal = WireValue.careerNet.integer(item["totalCount"]) }
             var outcome = endpoint.mapItem(item, page)
-            outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics
+            outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics
             try deliver(outcome, to: &sink)
         }
         if envelope.itemCount == 0 {
             let message = envelope.leaves.first { $0.key == "message" || $0.key.hasSuffix("/message") }?.value
-            if let message, CareerNetText.value(message) != nil {
+            if let message, WireValue.careerNet.text(message) != nil {
                 throw CareerNetAPIError.error(message: message, code: nil, context: origin)
             }
             if envelope.rootElement != "dataSearch" {
@@ -55,48 +56,64 @@ struct CareerNetDecoder {
 
     // MARK: - JSON
 
-    private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
-        let items = try self.items(of: JSONPayload.parse(file: file))
-        // An error answer must not leave a partly delivered page behind: look before mapping.
-        for element in items {
-            guard let object = element as? [String: Any] else { continue }
-            try checkForError(message: JSONPayload.scalar(object["message"]), keyValue: JSONPayload.scalar(object[endpoint.keyField]),
-                              code: JSONPayload.scalar(object["code"]))
-        }
-        var reportedTotal: Int?
-        for (position, element) in items.enumerated() {
-            guard let object = element as? [String: Any] else {
-                sink.diagnose(Diagnostic(code: "type-mismatch", message: "The item is not a JSON object; it is skipped.",
-                                         location: "item \(position)"))
-                continue
-            }
-            let item = JSONPayload.fields(of: object, schema: endpoint.schema, position: position)
-            if reportedTotal == nil { reportedTotal = CareerNetText.integer(item["totalCount"]) }
-            var outcome = endpoint.mapItem(item, page)
-            outcome.diagnostics = item.readerDiagnostics + outcome.diagnostics
-            try deliver(outcome, to: &sink)
-        }
-        return PageSummary(itemCount: items.count, reportedTotal: reportedTotal)
+    /// Where items sit: `dataSearch.content` (a list, or one object), a bare `content`, or a
+    /// top-level array.
+    private static let jsonItemPaths: Set<String> = ["", "content", "dataSearch/content"]
+
+    /// One element of a JSON item list, kept until the whole page has been read.
+    private enum JSONElement {
+        case item(ItemFields)
+        case notObject(position: Int)
     }
 
-    /// The item list of any accepted JSON shape; throws the typed error for a top-level error
-    /// object and `.malformed` for anything else.
-    private func items(of root: Any) throws -> [Any] {
-        if let array = root as? [Any] { return array }
-        guard let object = root as? [String: Any] else {
+    private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+        let reader = JSONItemReader(schema: endpoint.schema, itemPaths: Self.jsonItemPaths, singleItemPaths: ["content", "dataSearch/content"])
+        // A cut-off document or an error answer must not leave a partly delivered page behind:
+        // the page is read and judged whole before any item is mapped.
+        var elements: [JSONElement] = []
+        let envelope = try reader.read(file: file, onItem: { elements.append(.item($0)) },
+                                       onNonObject: { elements.append(.notObject(position: $0)) })
+        try checkEnvelope(envelope)
+        for case .item(let item) in elements {
+            try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: item["code"])
+        }
+        var reportedTotal: Int?
+        for element in elements {
+            switch element {
+            case .notObject(let position):
+                sink.diagnose(.notAnObject(position: position))
+            case .item(let item):
+                if reportedTotal == nil { reportedTotal = WireValue.careerNet.integer(item["totalCount"]) }
+                var outcome = endpoint.mapItem(item, page)
+                outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics
+                try deliver(outcome, to: &sink)
+            }
+        }
+        return PageSummary(itemCount: envelope.itemCount, reportedTotal: reportedTotal)
+    }
+
+    /// Accepts any item-list shape — `{"dataSearch":{"content":…}}`, `{"content":…}`, a
+    /// top-level array, `dataSearch` without `content` (an empty list) — and throws the typed
+    /// error for a top-level error message and `.malformed` for anything else.
+    private func checkEnvelope(_ envelope: JSONEnvelope) throws {
+        if envelope.itemArrays.contains("") { return }
+        guard envelope.objects.contains("") else {
             throw FeedError(.malformed, .terminal, "The JSON is neither an object nor an array.", context: origin)
         }
-        let container = (object["dataSearch"] as? [String: Any]) ?? object
-        if let content = container["content"] {
-            if let list = content as? [Any] { return list }
-            if let single = content as? [String: Any] { return [single] }
-            if content is NSNull || JSONPayload.scalar(content) == "" { return [] }
-            throw FeedError(.malformed, .terminal, "dataSearch.content is neither a list nor an object.", context: origin)
+        func leaf(_ path: String) -> String? { envelope.leaves[path] ?? nil }
+        let container = envelope.objects.contains("dataSearch") ? "dataSearch/" : ""
+        let content = container + "content"
+        if envelope.itemArrays.contains(content) { return }
+        if envelope.leaves.keys.contains(content) {
+            if let text = leaf(content), !text.isEmpty {
+                throw FeedError(.malformed, .terminal, "dataSearch.content is neither a list nor an object.", context: origin)
+            }
+            return
         }
-        if let message = JSONPayload.scalar(container["message"]) ?? JSONPayload.scalar(object["message"]) {
-            throw CareerNetAPIError.error(message: message, code: JSONPayload.scalar(container["code"]), context: origin)
+        if let message = leaf(container + "message") ?? leaf("message") {
+            throw CareerNetAPIError.error(message: message, code: leaf(container + "code"), context: origin)
         }
-        if object["dataSearch"] != nil { return [] }
+        if envelope.rootKeys.contains("dataSearch") { return }
         throw FeedError(.malformed, .terminal, "The JSON has no dataSearch.content: it is not a CareerNet list.", context: origin)
     }
 
@@ -104,11 +121,11 @@ struct CareerNetDecoder {
 
     /// Throws the typed error when an item is an error answer: a `message` and no key field.
     private func checkForError(message: String?, keyValue: String?, code: String?) throws {
-        guard let message = CareerNetText.value(message), CareerNetText.value(keyValue) == nil else { return }
+        guard let message = WireValue.careerNet.text(message), WireValue.careerNet.text(keyValue) == nil else { return }
         throw CareerNetAPIError.error(message: message, code: code, context: origin)
     }
 
-    private func deliver<Sink: RecordSink>(_ outcome: CareerNetOutcome, to sink: inout Sink) throws {
+    private func deliver<Sink: RecordSink>(_ outcome: ItemOutcome, to sink: inout Sink) throws {
         for diagnostic in outcome.diagnostics { sink.diagnose(diagnostic) }
         if let record = outcome.record { try sink.accept(record) }
     }

@@ -21,7 +21,7 @@ struct CareerNetEndpoint: Sendable {
     /// The field every real item has: an item with a `message` and without it is an error.
     let keyField: String
     /// One item → a record and diagnostics; shared by the XML and JSON paths.
-    let mapItem: @Sendable (ItemFields, CareerNetPage) -> CareerNetOutcome
+    let mapItem: @Sendable (ItemFields, CareerNetPage) -> ItemOutcome
 
     /// Whether `name` (canonical or alias; case-insensitive) names this endpoint.
     func answers(to name: String) -> Bool {

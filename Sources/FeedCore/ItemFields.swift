@@ -12,11 +12,19 @@ public enum FieldLimit {
 
 /// The field names an item may carry, numbered, so a reader can store values by index, and
 /// the length each may have (`FieldLimit`).
+///
+/// A name is a member of the item (`pm10Value`) or a slash path into nested structure
+/// (`position/title`, `position/location/code`). In XML a path step is a child element or an
+/// attribute and an element's own text is its path (`<location code="…">name</location>` gives
+/// `position/location/code` and `position/location`); in JSON every step is an object member.
 public struct FieldSchema: Sendable {
     public let names: [String]
     let index: [String: Int]
     /// The byte limit of each field, by position.
     public let limits: [Int]
+    /// Every path that leads to a nested field (`position`, `position/location`); empty for a
+    /// flat schema, whose readers never look below an item's members.
+    let containers: Set<String>
 
     /// - Parameter prose: fields documented as free text, allowed `FieldLimit.prose` bytes;
     ///   every other field is allowed `FieldLimit.standard`.
@@ -26,10 +34,25 @@ public struct FieldSchema: Sendable {
         for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
         self.index = index
         self.limits = names.map { prose.contains($0) ? FieldLimit.prose : FieldLimit.standard }
+        var containers: Set<String> = []
+        for name in names {
+            var path = Substring(name)
+            while let slash = path.lastIndex(of: "/") {
+                path = path[..<slash]
+                containers.insert(String(path))
+            }
+        }
+        self.containers = containers
     }
 
     /// The index of `name`, or nil for a field outside the schema.
     public func position(of name: String) -> Int? { index[name] }
+
+    /// Whether some field lies below the slash path `path`.
+    public func isContainer(_ path: String) -> Bool { containers.contains(path) }
+
+    /// Whether any field is a nested path.
+    public var isNested: Bool { !containers.isEmpty }
 }
 
 /// Something a reader noticed about one field's value, and what it did about it.
@@ -79,13 +102,14 @@ public struct ItemFields: Sendable {
 
 extension ItemFields {
     /// The diagnostics of what the reader found wrong with this item's fields (type
-    /// mismatches, refused over-long values, removed NULs, lone surrogates), in field order.
-    public var readerDiagnostics: [Diagnostic] {
+    /// mismatches, refused over-long values, removed NULs, lone surrogates), located as
+    /// `item 3 pm10Value` (`noun` names what the feed calls an item).
+    public func readerDiagnostics(noun: String = "item") -> [Diagnostic] {
         var out = typeMismatches.sorted().map { field in
-            Diagnostic(code: "type-mismatch", message: "\(field) is an object or array where a string was expected; it is treated as missing.",
-                       location: "item \(position) \(field)")
+            Diagnostic(code: .typeMismatch, message: "\(field) is an object or array where a string was expected; it is treated as missing.",
+                       location: "\(noun) \(position) \(field)")
         }
-        for note in notes { out.append(note.diagnostic(location: "item \(position) \(note.field)")) }
+        for note in notes { out.append(note.diagnostic(location: "\(noun) \(position) \(note.field)")) }
         return out
     }
 }
@@ -95,15 +119,23 @@ extension FieldNote {
     public func diagnostic(location: String) -> Diagnostic {
         switch kind {
         case .tooLong(let bytes, let limit):
-            Diagnostic(code: "field-too-long",
+            Diagnostic(code: .fieldTooLong,
                        message: "\(field) is \(bytes) bytes long, over its limit of \(limit); the value is refused and stored as missing.",
                        location: location, value: String(bytes))
         case .nulRemoved:
-            Diagnostic(code: "nul-removed", message: "\(field) held NUL characters (\\u0000); they were removed.", location: location)
+            Diagnostic(code: .nulRemoved, message: "\(field) held NUL characters (\\u0000); they were removed.", location: location)
         case .loneSurrogate:
-            Diagnostic(code: "lone-surrogate",
+            Diagnostic(code: .loneSurrogate,
                        message: "\(field) held an unpaired UTF-16 surrogate escape; it was stored as U+FFFD (�).", location: location)
         }
     }
 }
 
+
+extension Diagnostic {
+    /// An element of an item list that is not an object (`[1, "x", {…}]`): it is skipped.
+    /// - Parameter noun: what the feed calls an item (`item`, `job`).
+    public static func notAnObject(position: Int, noun: String = "item") -> Diagnostic {
+        Diagnostic(code: .typeMismatch, message: "The \(noun) is not a JSON object; it is skipped.", location: "\(noun) \(position)")
+    }
+}

@@ -11,13 +11,21 @@ public struct JSONEnvelope: Sendable {
     public var itemCount: Int
     /// The top-level object's keys, in document order (empty for a top-level array).
     public var rootKeys: [String]
+    /// Slash paths of the objects found outside items (`""` for a top-level object, `jobs`),
+    /// so an empty object is told from an absent one.
+    public var objects: Set<String>
 }
 
-/// A single-pass JSON reader for "flat item" payloads: it validates the whole document, hands
+/// A single-pass JSON reader for "item" payloads: it validates the whole document, hands
 /// each object of the arrays at `itemPaths` to the caller as `ItemFields` (scalars as strings,
-/// `null` as nil, nested objects/arrays recorded in `typeMismatches`), and returns the scalar
-/// leaves found elsewhere. No `JSONSerialization` object graph is built, so it is several
-/// times faster and its memory is the mapped file plus one item.
+/// `null` as nil, nested objects/arrays recorded in `typeMismatches` unless the schema names
+/// fields inside them by path, `position/title`), and returns the scalar leaves found elsewhere.
+/// No object graph is built, so it is several times faster than Foundation's JSON parser and its
+/// memory is the mapped file plus one item.
+///
+/// A document that ends before it is complete (a cut-off download) is malformed, worded as
+/// "The JSON is not well-formed (Unexpected end of file during JSON parse.)." — the sentence
+/// recorded in the feeds' golden files.
 public struct JSONItemReader: Sendable {
     public let schema: FieldSchema
     /// Slash paths of arrays whose elements are items (`response/body/items`, `list`, `""`).
@@ -53,16 +61,27 @@ public struct JSONItemReader: Sendable {
             do {
                 try parser.document()
             } catch let error as Parser.SyntaxError {
+                if error.offset >= raw.count, !error.isEmptyDocument {
+                    throw FeedError(.malformed, .terminal, Self.truncatedMessage, context: context)
+                }
                 throw FeedError(.malformed, .terminal, "The JSON is not well-formed: \(error.message) at byte \(error.offset).", context: context)
             }
-            return JSONEnvelope(leaves: parser.leaves, itemArrays: parser.itemArrays, itemCount: parser.itemCount, rootKeys: parser.rootKeys)
+            return JSONEnvelope(leaves: parser.leaves, itemArrays: parser.itemArrays, itemCount: parser.itemCount, rootKeys: parser.rootKeys,
+                                objects: parser.objects)
            }
           }
         }
     }
 
+    /// What a document that ends too early is said to be.
+    static let truncatedMessage = "The JSON is not well-formed (Unexpected end of file during JSON parse.)."
+
     private struct Parser {
-        struct SyntaxError: Error { var message: String; var offset: Int }
+        struct SyntaxError: Error {
+            var message: String
+            var offset: Int
+            var isEmptyDocument = false
+        }
 
         let bytes: UnsafeBufferPointer<UInt8>
         let reader: JSONItemReader
@@ -74,6 +93,7 @@ public struct JSONItemReader: Sendable {
         var itemArrays: Set<String> = []
         var itemCount = 0
         var rootKeys: [String] = []
+        var objects: Set<String> = []
         var scratch: [UInt8] = []
         /// Item keys by their place in an item, as last seen (see `itemKey`).
         var keyCache: [(raw: [UInt8], key: String, slot: Int?)] = []
@@ -97,7 +117,11 @@ public struct JSONItemReader: Sendable {
         mutating func document() throws {
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
             skipSpace()
-            guard i < bytes.count else { throw fail("the document is empty") }
+            guard i < bytes.count else {
+                var error = fail("the document is empty")
+                error.isEmptyDocument = true
+                throw error
+            }
             try value(depth: 0, isRoot: true)
             skipSpace()
             guard i == bytes.count else { throw fail("unexpected content after the document") }
@@ -118,6 +142,7 @@ public struct JSONItemReader: Sendable {
                     itemCount += 1
                     return
                 }
+                objects.insert(currentPath)
                 i += 1
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
@@ -192,24 +217,36 @@ public struct JSONItemReader: Sendable {
 
         mutating func item(position: Int, depth: Int) throws {
             var fields = ItemFields(schema: reader.schema, position: position)
+            try members(into: &fields, under: nil, depth: depth)
+            try onItem(fields)
+        }
+
+        /// The members of an item object, or (nested schemas) of an object inside one at the
+        /// slash path `prefix`, into `fields`.
+        mutating func members(into fields: inout ItemFields, under prefix: String?, depth: Int) throws {
             i += 1  // {
             skipSpace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
-                i += 1
-                try onItem(fields)
-                return
-            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
             var ordinal = 0
             while true {
                 skipSpace()
-                let (key, slot) = try itemKey(ordinal: ordinal)
+                let key: String, slot: Int?
+                if let prefix {
+                    key = prefix + "/" + (try string())
+                    slot = reader.schema.position(of: key)
+                } else {
+                    (key, slot) = try itemKey(ordinal: ordinal)
+                }
                 ordinal += 1
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 i += 1
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end inside an item") }
-                if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
+                if bytes[i] == UInt8(ascii: "{"), reader.schema.isNested, reader.schema.isContainer(key) {
+                    guard depth + 1 < reader.maxDepth else { throw fail("nesting deeper than \(reader.maxDepth) levels") }
+                    try members(into: &fields, under: key, depth: depth + 1)
+                } else if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
                     try skipValue(depth: depth + 1)
                     if slot != nil { fields.typeMismatches.append(key) }
                 } else if let slot {
@@ -227,10 +264,9 @@ public struct JSONItemReader: Sendable {
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end inside an item") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; return }
                 throw fail("expected ',' or '}' in an item")
             }
-            try onItem(fields)
         }
 
         /// The key at `ordinal` in an item and its schema slot. Items of a page repeat the same
@@ -266,6 +302,9 @@ public struct JSONItemReader: Sendable {
             var ignoredLeaves = leaves
             swap(&ignoredLeaves, &leaves)
             defer { swap(&ignoredLeaves, &leaves) }
+            var ignoredObjects: Set<String> = []
+            swap(&ignoredObjects, &objects)
+            defer { swap(&ignoredObjects, &objects) }
             try value(depth: depth)
         }
 

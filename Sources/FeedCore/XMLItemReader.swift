@@ -10,8 +10,11 @@ public struct XMLEnvelope: Sendable {
     public var itemCount: Int
 }
 
-/// A streaming reader for "flat item" XML documents (a root, some envelope leaves, and repeated
-/// `<item>` elements whose children are simple text fields), built on libxml2's SAX2 push parser.
+/// A streaming reader for "item" XML documents (a root, some envelope leaves, and repeated
+/// `<item>` elements whose children are text fields), built on libxml2's SAX2 push parser.
+/// Fields nested deeper, and attributes, are read when the schema names them by path
+/// (`position/location/code`, see `FieldSchema`); envelope attributes are leaves like child
+/// elements (`job-search/jobs/total`).
 ///
 /// Memory stays flat whatever the document size: the file is read in 64 KiB chunks and each item
 /// is handed to the caller and forgotten. Safety: no network access, any DOCTYPE is refused
@@ -38,16 +41,41 @@ public struct XMLItemReader: Sendable {
         }
     }
 
-    /// Reads a document held in memory (tests, small payloads).
-    public func read(data: Data, context: String = "payload", onItem: (ItemFields) throws -> Void) throws -> XMLEnvelope {
-        var offset = 0
-        return try read(context: context, onItem: onItem) {
-            guard offset < data.count else { return nil }
-            let end = min(offset + 64 * 1024, data.count)
-            defer { offset = end }
-            return data.subdata(in: offset..<end)
-        }
+    /// The root element of `file` when the file does not end (trailing whitespace aside) with
+    /// its closing tag: a cut-off download, which libxml2 may word as another error ("Extra
+    /// content at the end of the document"). Nil when the root is closed or there is none.
+    /// - Parameter head: the first bytes of `file`, when already read.
+    public static func unclosedRoot(of file: URL, head: Data? = nil) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
+        defer { try? handle.close() }
+        guard let root = rootElement(of: head ?? handle.readData(ofLength: 4096)) else { return nil }
+        let size = handle.seekToEndOfFile()
+        handle.seek(toFileOffset: size > 512 ? size - 512 : 0)
+        let tail = [UInt8](handle.readDataToEndOfFile())
+        let end = tail.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? 0
+        return tail[..<end].reversed().starts(with: "</\(root)>".utf8.reversed()) ? nil : root
     }
+
+    /// The name of the first element in `head`, skipping the XML declaration, comments and
+    /// processing instructions.
+    public static func rootElement(of head: Data) -> String? {
+        var index = head.startIndex
+        while let open = head[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let next = head.index(after: open)
+            guard next < head.endIndex else { return nil }
+            if head[next] == UInt8(ascii: "?") || head[next] == UInt8(ascii: "!") {
+                index = next
+                continue
+            }
+            let name = head[next...].prefix { byte in
+                !isSpace(byte) && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "/")
+            }
+            return name.isEmpty ? nil : String(decoding: name, as: UTF8.self)
+        }
+        return nil
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
 
     /// libxml2 sets up its global tables on first use, which is not safe from two threads at
     /// once (replay parses on its own thread; tests parse on many). Done once, before any parse.
@@ -95,9 +123,9 @@ public struct XMLItemReader: Sendable {
     private static func makeHandler() -> xmlSAXHandler {
         var h = xmlSAXHandler()
         h.initialized = UInt32(XML_SAX2_MAGIC)
-        h.startElementNs = { ctx, localname, _, _, _, _, _, _, _ in
+        h.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
             guard let ctx, let localname else { return }
-            Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue().start(localname)
+            Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue().start(localname, attributeCount: Int(attributeCount), attributes)
         }
         h.endElementNs = { ctx, localname, _, _ in
             guard let ctx, let localname else { return }
@@ -132,6 +160,17 @@ public struct XMLItemReader: Sendable {
 
 /// Mutable parse state shared with the C callbacks through an opaque pointer.
 private final class SAXState {
+    /// An element open inside the current item.
+    struct OpenField {
+        /// Schema position of the element's own text, -1 if none.
+        var index: Int
+        /// The element's slash path below the item when the schema is nested and a field may lie
+        /// below it; nil otherwise.
+        var path: String?
+        /// Whether a child element started: the element's own text is then not a value.
+        var hasChildren = false
+    }
+
     let schema: FieldSchema
     let itemElement: [UInt8]
     let onItem: (ItemFields) throws -> Void
@@ -140,7 +179,8 @@ private final class SAXState {
     var depth = 0
     var itemDepth = -1
     var current: ItemFields?
-    var fieldIndex = -1          // schema index of the open leaf inside an item, -1 if none/unknown
+    /// The elements open inside the current item, outermost first.
+    var openFields: [OpenField] = []
     var capturing = false
     var buffer: [UInt8] = []
     /// Bytes of text seen in the open field or leaf, and what it may hold (`FieldLimit`): text
@@ -163,6 +203,7 @@ private final class SAXState {
         self.itemElement = Array(itemElement.utf8)
         self.onItem = onItem
         buffer.reserveCapacity(256)
+        openFields.reserveCapacity(8)
     }
 
     func fail(_ error: Error) {
@@ -192,7 +233,7 @@ private final class SAXState {
     /// no depth limit of its own).
     static let maxDepth = 256
 
-    func start(_ name: UnsafePointer<xmlChar>) {
+    func start(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         depth += 1
         if depth > Self.maxDepth {
             fail(FeedError(.malformed, .terminal, "The XML nests deeper than \(Self.maxDepth) levels; feeds never do, so it is refused."))
@@ -200,27 +241,84 @@ private final class SAXState {
         }
         if depth == 1 { rootName = String(cString: name) }
         if current != nil {
-            if depth == itemDepth + 1 {
-                fieldIndex = fieldPosition(name)
-                buffer.removeAll(keepingCapacity: true)
-                textLength = 0
-                textLimit = fieldIndex >= 0 ? schema.limits[fieldIndex] : FieldLimit.standard
-                capturing = true
-            } else {
-                capturing = false  // nested structure inside a field: ignored
-            }
+            startField(name, attributeCount: attributeCount, attributes)
             return
         }
         if isItemElement(name) {
             itemDepth = depth
             current = ItemFields(schema: schema, position: itemCount)
+            if attributeCount > 0 { readAttributes(attributeCount, attributes, under: nil) }
             return
         }
         path.append(String(cString: name))
+        if attributeCount > 0 { readEnvelopeAttributes(attributeCount, attributes) }
         buffer.removeAll(keepingCapacity: true)
         textLength = 0
         textLimit = FieldLimit.standard
         capturing = true
+    }
+
+    /// An element inside an item: a member (`depth == itemDepth + 1`, looked up by its interned
+    /// name) or, for nested schemas, an element further down (looked up by its path).
+    private func startField(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        var field = OpenField(index: -1, path: nil)
+        if openFields.isEmpty {
+            field.index = fieldPosition(name)
+            if schema.isNested {
+                let member = String(cString: name)
+                if schema.isContainer(member) { field.path = member }
+            }
+        } else {
+            openFields[openFields.count - 1].hasChildren = true
+            if let parent = openFields[openFields.count - 1].path {
+                let path = parent + "/" + String(cString: name)
+                field.index = schema.position(of: path) ?? -1
+                if schema.isContainer(path) { field.path = path }
+            }
+        }
+        openFields.append(field)
+        buffer.removeAll(keepingCapacity: true)
+        textLength = 0
+        textLimit = field.index >= 0 ? schema.limits[field.index] : FieldLimit.standard
+        capturing = field.index >= 0
+        if attributeCount > 0, let path = field.path { readAttributes(attributeCount, attributes, under: path) }
+    }
+
+    /// Attribute values of an element in an item that the schema names (`path/attribute`, or
+    /// `attribute` on the item element itself).
+    private func readAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, under path: String?) {
+        guard let attributes else { return }
+        for a in 0..<count {
+            guard let local = attributes[a * 5], let start = attributes[a * 5 + 3], let end = attributes[a * 5 + 4] else { continue }
+            let name = path.map { $0 + "/" + String(cString: local) } ?? String(cString: local)
+            guard let i = schema.position(of: name) else { continue }
+            let length = end - start
+            if length > schema.limits[i] {
+                current!.values[i] = nil
+                current!.notes.append(FieldNote(field: name, kind: .tooLong(bytes: length, limit: schema.limits[i])))
+            } else {
+                current!.values[i] = Self.attributeValue(start, length)
+            }
+        }
+    }
+
+    /// Attributes of an envelope element, as leaves beside its child elements.
+    private func readEnvelopeAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        guard let attributes else { return }
+        let prefix = path.joined(separator: "/")
+        for a in 0..<count {
+            guard let local = attributes[a * 5], let start = attributes[a * 5 + 3], let end = attributes[a * 5 + 4],
+                  end - start <= FieldLimit.standard else { continue }  // an over-long leaf reads as absent
+            leaves[prefix + "/" + String(cString: local)] = Self.attributeValue(start, end - start)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// An attribute's text. Without entity substitution libxml2 hands an `&` in an attribute on
+    /// as `&#38;` (so a tree builder can decode it again); here it is the `&` it stands for.
+    private static func attributeValue(_ start: UnsafePointer<xmlChar>, _ length: Int) -> String {
+        let text = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
+        return text.contains("&#38;") ? text.replacingOccurrences(of: "&#38;", with: "&") : text
     }
 
     func end(_ name: UnsafePointer<xmlChar>) {
@@ -232,18 +330,18 @@ private final class SAXState {
                 current = nil
                 itemDepth = -1
                 itemCount += 1
+                openFields.removeAll(keepingCapacity: true)
                 do { try onItem(item) } catch { fail(error) }
-            } else if depth == itemDepth + 1 {
-                if fieldIndex >= 0, capturing {
+            } else if let field = openFields.popLast() {
+                if field.index >= 0, capturing, !field.hasChildren {
                     if textLength > textLimit {
-                        current!.values[fieldIndex] = nil
-                        current!.notes.append(FieldNote(field: schema.names[fieldIndex], kind: .tooLong(bytes: textLength, limit: textLimit)))
+                        current!.values[field.index] = nil
+                        current!.notes.append(FieldNote(field: schema.names[field.index], kind: .tooLong(bytes: textLength, limit: textLimit)))
                     } else {
-                        current!.values[fieldIndex] = String(decoding: buffer, as: UTF8.self)
+                        current!.values[field.index] = String(decoding: buffer, as: UTF8.self)
                     }
                 }
                 capturing = false
-                fieldIndex = -1
             }
             return
         }

@@ -192,7 +192,7 @@ public struct PipelineRunner: Sendable {
                         let line = "\(staged.payload.file.path): \(error)"
                         fileErrors.append((staged.payload.file.path, "\(error)"))
                         events(.fileFailed(file: staged.payload.file.path, error: "\(error)"))
-                        try session.record(Diagnostic(code: "unreadable-payload", message: line, location: staged.payload.file.lastPathComponent), payload: nil)
+                        try session.record(Diagnostic(code: .unreadablePayload, message: line, location: staged.payload.file.lastPathComponent), payload: nil)
                     case .success(let prepared):
                         // The same bytes twice in one replay load once.
                         let duplicate = try !force && session.wasLoaded(sha256: staged.payload.sha256)

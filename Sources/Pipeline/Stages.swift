@@ -139,11 +139,34 @@ public struct RawPayload: Sendable {
 
 // MARK: - Parse and map
 
+/// The short, stable code of a diagnostic (`missing-value`, `grade-mismatch`, …): the text
+/// stored in the `diagnostic` table, reports and golden files.
+///
+/// Codes are declared once, as static constants, where they belong: the ones of the pipeline
+/// stages here, the readers' and the shared mapping vocabulary in FeedCore, a feed's own in an
+/// extension in its module. Code is compared and written through the constants, never as text.
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The code as stored (`missing-value`).
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A code spelled `rawValue`; declare it once as a static constant.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+}
+
+extension DiagnosticCode {
+    /// Replay: an archived payload could not be read back (`unreadable-payload`).
+    public static let unreadablePayload = DiagnosticCode("unreadable-payload")
+}
+
 /// Something odd about one item or field that did not stop the load: counted, stored and
 /// reported, never silently dropped.
 public struct Diagnostic: Hashable, Sendable, Codable {
-    /// Short stable code, e.g. `missing-value`, `unparsable-number`, `grade-mismatch`.
-    public var code: String
+    /// Short stable code, e.g. `.missingValue`, `.unparsableNumber`, `.gradeMismatch`.
+    public var code: DiagnosticCode
     /// One sentence saying what was odd and what was done about it.
     public var message: String
     /// Where: e.g. `item 3 pm10Value` or `종로구 2024-03-06 15:00`.
@@ -151,7 +174,7 @@ public struct Diagnostic: Hashable, Sendable, Codable {
     /// The offending raw value, if any.
     public var value: String?
 
-    public init(code: String, message: String, location: String, value: String? = nil) {
+    public init(code: DiagnosticCode, message: String, location: String, value: String? = nil) {
         self.code = code; self.message = message; self.location = location; self.value = value
     }
 }

@@ -2,9 +2,9 @@ import FeedCore
 import Foundation
 import Pipeline
 
-/// Parses one Saramin `job-search` page — JSON through `JSONPayload`, XML through the streaming
-/// `SaraminXMLReader` — detects error answers, and hands every job to the one mapping
-/// function, so both formats give the same records.
+/// Parses one Saramin `job-search` page — JSON through the one-pass `JSONItemReader`, XML
+/// through the streaming `XMLItemReader` — detects error answers, and hands every job to the
+/// one mapping function, so both formats give the same records.
 ///
 /// Result shapes: JSON `{"jobs":{"count":N,"start":N,"total":"N","job":[…]}}`; XML
 /// `<job-search><jobs count=… start=… total=…><job>…</job>…</jobs></job-search>` (the envelope
@@ -22,70 +22,97 @@ struct SaraminDecoder {
             }
         } catch var error as FeedError where error.kind == .malformed {
             error.context = origin
+            if format == .xml, let root = XMLItemReader.unclosedRoot(of: file) {
+                // libxml2 may word a cut-off document otherwise ("Extra content at the end of the document").
+                error.message = "The XML document ends before its root element <\(root)> is closed (truncated?)."
+            }
             throw error
         }
     }
 
     // MARK: - JSON
 
+    /// One element of the `job` list, kept until the whole page has been read.
+    private enum JSONElement {
+        case job(ItemFields)
+        case notObject(position: Int)
+    }
+
     private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
-        let root = try JSONPayload.parse(file: file)
-        guard let object = root as? [String: Any] else {
+        let reader = JSONItemReader(schema: SaraminField.schema, itemPaths: ["jobs/job"], singleItemPaths: ["jobs/job"])
+        // A cut-off document must not leave a partly delivered page behind: the page is read
+        // whole before any job is mapped.
+        var elements: [JSONElement] = []
+        let envelope = try reader.read(file: file, onItem: { elements.append(.job($0)) },
+                                       onNonObject: { elements.append(.notObject(position: $0)) })
+        let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
+        guard envelope.objects.contains("") else {
             throw FeedError(.malformed, .terminal, "The JSON is not an object: it is not a Saramin job-search answer.", context: origin)
         }
-        guard let jobs = object["jobs"] as? [String: Any] else {
-            try throwErrorAnswer(WireNode.json(object))
+        guard envelope.objects.contains("jobs") else {
+            try throwErrorAnswer(leaf)
             throw FeedError(.malformed, .terminal, "The JSON has no jobs object: it is not a Saramin job-search answer.", context: origin)
         }
-        let list = WireNode.json(jobs["job"])?.elements ?? []
-        for (position, job) in list.enumerated() {
-            try deliver(SaraminJobMapping.map(job, position: position), to: &sink)
+        for element in elements {
+            switch element {
+            case .job(let job): try deliver(SaraminJobMapping.map(job), to: &sink)
+            case .notObject(let position): sink.diagnose(.notAnObject(position: position, noun: "job"))
+            }
         }
-        return summary(of: WireNode.json(jobs), itemCount: list.count)
+        return summary(leaf, itemCount: envelope.itemCount)
     }
 
     // MARK: - XML
 
     private func decodeXML<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
-        var position = 0
-        let envelope = try SaraminXMLReader().read(file: file, context: origin) { job in
-            defer { position += 1 }
-            try deliver(SaraminJobMapping.map(job, position: position), to: &sink)
+        let reader = XMLItemReader(schema: SaraminField.schema, itemElement: "job")
+        let envelope = try reader.read(file: file) { job in
+            try deliver(SaraminJobMapping.map(job), to: &sink)
         }
-        guard let jobs = envelope.jobs else {
-            try throwErrorAnswer(envelope.root)
+        let leaves = Self.documentLeaves(of: envelope)
+        let leaf = { (path: String) -> String? in leaves[path] }
+        guard envelope.itemCount > 0 || leaves.keys.contains(where: { $0 == "jobs" || $0.hasPrefix("jobs/") }) else {
+            try throwErrorAnswer(leaf)
             throw FeedError(.malformed, .terminal,
                             "The XML root <\(envelope.rootElement)> holds no <jobs>: it is not a Saramin job-search answer.", context: origin)
         }
-        return summary(of: jobs, itemCount: envelope.jobCount)
+        return summary(leaf, itemCount: envelope.itemCount)
+    }
+
+    /// The XML envelope's leaves keyed like the JSON ones, below the root element (`jobs/total`,
+    /// `code`, `result/message`); a `<jobs>` root stays `jobs`.
+    static func documentLeaves(of envelope: XMLEnvelope) -> [String: String] {
+        guard envelope.rootElement != "jobs" else { return envelope.leaves }
+        let prefix = envelope.rootElement + "/"
+        var leaves: [String: String] = [:]
+        for (path, value) in envelope.leaves where path.hasPrefix(prefix) { leaves[String(path.dropFirst(prefix.count))] = value }
+        return leaves
     }
 
     // MARK: - Shared
 
-    /// The page numbers of a `jobs` node: `total` (a string), `start` (the page), `count`.
-    private func summary(of jobs: WireNode?, itemCount: Int) -> PageSummary {
-        func number(_ key: String) -> Int? {
-            SaraminText.value(jobs?[key]?.text).flatMap { Int($0) }
-        }
+    /// The page numbers of `jobs`: `total` (a string), `start` (the page), `count`.
+    private func summary(_ leaf: (String) -> String?, itemCount: Int) -> PageSummary {
+        func number(_ key: String) -> Int? { WireValue.saramin.text(leaf("jobs/" + key)).flatMap { Int($0) } }
         return PageSummary(itemCount: itemCount, reportedTotal: number("total"), pageNo: number("start"), numOfRows: number("count"))
     }
 
-    /// Throws the typed error when `node` (the document's root) is an error answer.
-    private func throwErrorAnswer(_ node: WireNode?) throws {
-        guard let node else { return }
-        let candidates: [(node: WireNode?, nested: Bool)] = [(node["result"], true), (node["error"], true), (node, false)]
-        for (candidate, nested) in candidates {
-            guard let candidate else { continue }
-            let code = SaraminText.value(candidate["code"]?.text ?? candidate["errorCode"]?.text)
-            var message = SaraminText.value(candidate["message"]?.text ?? candidate["msg"]?.text ?? candidate["errorMessage"]?.text)
-            if message == nil, nested { message = SaraminText.value(candidate.text) }
+    /// Throws the typed error when the document (its leaves by path below the root) is an error
+    /// answer: `result{code,message}`, `error{…}` or `error` as text, or a top-level
+    /// `code`/`message` (also `errorCode`, `msg`, `errorMessage`).
+    private func throwErrorAnswer(_ leaf: (String) -> String?) throws {
+        for (container, nested) in [("result", true), ("error", true), ("", false)] {
+            let prefix = container.isEmpty ? "" : container + "/"
+            let code = WireValue.saramin.text(leaf(prefix + "code") ?? leaf(prefix + "errorCode"))
+            var message = WireValue.saramin.text(leaf(prefix + "message") ?? leaf(prefix + "msg") ?? leaf(prefix + "errorMessage"))
+            if message == nil, nested { message = WireValue.saramin.text(leaf(container)) }
             if code != nil || message != nil {
                 throw SaraminAPIError.error(code: code, message: message, context: origin)
             }
         }
     }
 
-    private func deliver<Sink: RecordSink>(_ outcome: SaraminOutcome, to sink: inout Sink) throws {
+    private func deliver<Sink: RecordSink>(_ outcome: ItemOutcome, to sink: inout Sink) throws {
         for diagnostic in outcome.diagnostics { sink.diagnose(diagnostic) }
         if let record = outcome.record { try sink.accept(record) }
     }

@@ -48,7 +48,7 @@ final class GRDBLoadSession: LoadSession {
             """)
         defer { diagnosticInsert = insert }
         insert.begin()
-        insert.bind(Int(run.rawValue)); insert.bind(payload?.sha256); insert.bind(diagnostic.code)
+        insert.bind(Int(run.rawValue)); insert.bind(payload?.sha256); insert.bind(diagnostic.code.rawValue)
         insert.bind(diagnostic.message); insert.bind(diagnostic.location); insert.bind(diagnostic.value)
         _ = try insert.run()
         diagnosticCount += 1

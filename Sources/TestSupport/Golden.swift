@@ -111,7 +111,7 @@ public enum Golden {
     /// One line for a diagnostic: `diagnostic code=… location="…" value=… message="…"`.
     public static func line(_ diagnostic: Diagnostic) -> String {
         fields("diagnostic", [
-            ("code", text(diagnostic.code)), ("location", text(diagnostic.location)),
+            ("code", text(diagnostic.code.rawValue)), ("location", text(diagnostic.location)),
             ("value", text(diagnostic.value)), ("message", text(diagnostic.message)),
         ])
     }

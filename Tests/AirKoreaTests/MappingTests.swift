@@ -41,7 +41,7 @@ struct MappingTests {
                                               fallbackStation: nil, fallbackProvince: nil)
         let m = try #require(measurement(outcome))
         #expect(m.pm.pm10 == value)
-        #expect(outcome.diagnostics.map(\.code) == (code.map { [$0] } ?? []))
+        #expect(outcome.diagnostics.map(\.code.rawValue) == (code.map { [$0] } ?? []))
         if let diagnostic = outcome.diagnostics.first {
             #expect(diagnostic.location == "item 0 (종로구 2023-05-13 15:00) pm10Value")
             #expect(diagnostic.value == raw)
@@ -56,7 +56,7 @@ struct MappingTests {
         let m = try #require(measurement(outcome))
         #expect(m.coppm == nil && m.khai == nil)
         #expect(m.o3ppm == 0.1)
-        #expect(outcome.diagnostics.map(\.code) == ["implausible-value", "implausible-value"])
+        #expect(outcome.diagnostics.map(\.code.rawValue) == ["implausible-value", "implausible-value"])
     }
 
     @Test("flags are kept per pollutant, with or without spaces")
@@ -84,7 +84,7 @@ struct MappingTests {
             #expect(measurement(outcome)?.dataTime == label)
         } else {
             #expect(outcome.record == nil)
-            #expect(outcome.diagnostics.map(\.code) == ["bad-data-time"])
+            #expect(outcome.diagnostics.map(\.code.rawValue) == ["bad-data-time"])
         }
     }
 
@@ -95,7 +95,7 @@ struct MappingTests {
         #expect(named.stationName == "종로구")
         let skipped = RealtimeItemMapping.map(item, fallbackStation: nil, fallbackProvince: nil)
         #expect(skipped.record == nil)
-        #expect(skipped.diagnostics.map(\.code) == ["missing-station"])
+        #expect(skipped.diagnostics.map(\.code.rawValue) == ["missing-station"])
     }
 
     @Test("the by-station page context takes stationName from the request or the fallback parameters")
@@ -137,7 +137,7 @@ struct MappingTests {
 
     @Test("informGrade splits into region rows, tolerating whitespace; empty gives none")
     func regionGrades() {
-        var reader = FieldReader(position: 0)
+        var reader = ItemDiagnostics(position: 0)
         let grades = ForecastItemMapping.regionGrades("서울: 좋음 , 제주 :보통,, 인천 : 매우나쁨,세종 : 예보없음", reader: &reader)
         #expect(grades.map(\.region) == ["서울", "제주", "인천", "세종"])
         #expect(grades.map(\.grade) == [.good, .moderate, .veryBad, nil])
@@ -146,7 +146,7 @@ struct MappingTests {
         #expect(ForecastItemMapping.regionGrades("", reader: &reader).isEmpty)
         #expect(ForecastItemMapping.regionGrades(nil, reader: &reader).isEmpty)
         _ = ForecastItemMapping.regionGrades("서울 보통,제주 : 좋음", reader: &reader)
-        #expect(reader.diagnostics.map(\.code) == ["bad-region-grade"])
+        #expect(reader.diagnostics.map(\.code.rawValue) == ["bad-region-grade"])
     }
 
     @Test("image URLs: null, empty and legacy empty atch_id become nil", arguments: [
@@ -165,7 +165,7 @@ struct MappingTests {
         let result = AirKoreaFixtures.decode(url, operation: "getCtprvnRltmMesureDnsty")
         #expect(result.error == nil)
         #expect(result.summary?.itemCount == 2)
-        #expect(result.sink.diagnostics.map(\.code) == ["type-mismatch", "type-mismatch"])
+        #expect(result.sink.diagnostics.map(\.code.rawValue) == ["type-mismatch", "type-mismatch"])
         guard let m = result.sink.records.first?.as(HourlyMeasurement.self) else { Issue.record("no record"); return }
         #expect(m.pm.pm10 == nil && m.pm.pm25 == 19)
     }

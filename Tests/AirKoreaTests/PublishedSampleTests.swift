@@ -113,7 +113,7 @@ struct PublishedSampleTests {
         let file = Self.url("airkorea-realtime-station.json")
         let bare = AirKoreaFixtures.decode(file)
         #expect(bare.sink.records.isEmpty)
-        #expect(bare.sink.diagnostics.map(\.code) == Array(repeating: "missing-station", count: 5))
+        #expect(bare.sink.diagnostics.map(\.code.rawValue) == Array(repeating: "missing-station", count: 5))
         #expect(bare.summary == PageSummary(itemCount: 5, reportedTotal: 23, pageNo: 1, numOfRows: 5))
 
         let named = AirKoreaFixtures.decode(file, context: DecodeContext(request: nil, fallbackParameters: ["stationName": "종로구"]))

@@ -65,7 +65,7 @@ import TestSupport
                 items += 1
                 guard let station = item["station"], let date = item["date"].flatMap(LocalDate.init(iso:)),
                       let grains = item["grains"].flatMap(Int.init), grains >= 0 else {
-                    diagnostics.append(Diagnostic(code: "unparsable-item", message: "a pollen item without station, date or grains; skipped.",
+                    diagnostics.append(Diagnostic(code: DiagnosticCode("unparsable-item"), message: "a pollen item without station, date or grains; skipped.",
                                                   location: "item \(item.position)"))
                     return
                 }

@@ -28,7 +28,7 @@ struct FieldLimitTests {
         defer { directory.remove() }
         let result = CareerNetFixtures.decode(file, request: try request(format == "json" ? .json : .xml))
         #expect(result.error == nil, "\(String(describing: result.error))")
-        let tooLong = result.sink.diagnostics.filter { $0.code == "field-too-long" }
+        let tooLong = result.sink.diagnostics.filter { $0.code.rawValue == "field-too-long" }
         #expect(tooLong.map(\.location) == ["item 0 job"] && tooLong.first?.value == "6000", "\(result.sink.diagnostics)")
         #expect(result.sink.records.count == 2)
         let jobs = result.sink.jobs
@@ -36,7 +36,17 @@ struct FieldLimitTests {
         #expect(!jobs.contains { ($0.name?.utf8.count ?? 0) > 4096 })
         if format == "json" {
             #expect(jobs.last?.name == "NUL")
-            #expect(result.sink.diagnostics.contains { $0.code == "nul-removed" && $0.location == "item 1 job" })
+            #expect(result.sink.diagnostics.contains { $0.code.rawValue == "nul-removed" && $0.location == "item 1 job" })
         }
+    }
+
+    @Test func loneSurrogatesBecomeReplacementCharactersWithADiagnostic() throws {
+        let text = #"{"dataSearch":{"content":[{"jobdicSeq":"1","job":"A\udc00B","totalCount":"1"}]}}"#
+        let (file, directory) = try temporaryPayload(text, name: "job.json")
+        defer { directory.remove() }
+        let result = CareerNetFixtures.decode(file, request: try request(.json))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.sink.jobs.first?.name == "A\u{FFFD}B")
+        #expect(result.sink.diagnostics.map { "\($0.code.rawValue) \($0.location)" } == ["lone-surrogate item 0 job"])
     }
 }

@@ -35,7 +35,7 @@ struct MappingTests {
         let result = try CareerNetFixtures.decode("school-high_list.json")
         #expect(result.sink.schools.map(\.key) == ["800001", "name:부산광역시/시범고등학교/"])
         #expect(result.sink.schools.allSatisfy { $0.list == "high_list" && $0.campus == nil })
-        #expect(result.sink.diagnostics.map(\.code) == ["derived-key", "missing-value"])
+        #expect(result.sink.diagnostics.map(\.code.rawValue) == ["derived-key", "missing-value"])
         #expect(result.summary?.itemCount == 3)
     }
 
@@ -47,7 +47,7 @@ struct MappingTests {
         #expect(majors["10002"]?.departments == ["국어국문학과", "한국어문학과(국어학,문학)"])
         #expect(majors["10003"]?.departments == [])
         #expect(majors.count == 3)
-        #expect(result.sink.diagnostics.map(\.code) == ["missing-value"])
+        #expect(result.sink.diagnostics.map(\.code.rawValue) == ["missing-value"])
     }
 
     @Test("the JOB list's `salery` (sic) becomes salary; \"null\" salaries are missing; CRLF folds to LF", arguments: ["json", "xml"])

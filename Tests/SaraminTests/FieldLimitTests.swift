@@ -1,4 +1,5 @@
 import Domain
+import FeedCore
 import Foundation
 import Pipeline
 import Saramin
@@ -23,10 +24,33 @@ struct FieldLimitTests {
         let posting = try #require(result.sink.postings.first)
         #expect(posting.title == nil)
         #expect(posting.keywords == ["ab"])
-        let tooLong = result.sink.diagnostics.filter { $0.code == "field-too-long" }
+        let tooLong = result.sink.diagnostics.filter { $0.code.rawValue == "field-too-long" }
         #expect(tooLong.map(\.location) == ["job 0 position/title"] && tooLong.first?.value == "5000", "\(result.sink.diagnostics)")
         if format == "json" {
-            #expect(result.sink.diagnostics.contains { $0.code == "nul-removed" && $0.location == "job 0 keyword" }, "\(result.sink.diagnostics)")
+            #expect(result.sink.diagnostics.contains { $0.code.rawValue == "nul-removed" && $0.location == "job 0 keyword" }, "\(result.sink.diagnostics)")
         }
+    }
+
+    @Test func loneSurrogatesBecomeReplacementCharactersWithADiagnostic() throws {
+        let text = #"{"jobs":{"count":1,"start":0,"total":"1","job":[{"id":"7","position":{"title":"A\ud800B"}}]}}"#
+        let (file, directory) = try temporaryPayload(text, name: "jobs.json")
+        defer { directory.remove() }
+        let result = SaraminFixtures.decode(file, request: try SaraminFixtures.request(format: .json))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.sink.postings.first?.title == "A\u{FFFD}B")
+        #expect(result.sink.diagnostics.map { "\($0.code.rawValue) \($0.location)" } == ["lone-surrogate job 0 position/title"])
+    }
+
+    @Test func overLongAttributesAreRefused() throws {
+        let text = "<job-search><jobs count=\"1\" start=\"0\" total=\"1\"><job><id>7</id><position>"
+            + "<location code=\"\(Self.long)\">서울 &gt; 강남구</location></position></job></jobs></job-search>"
+        let (file, directory) = try temporaryPayload(text, name: "jobs.xml")
+        defer { directory.remove() }
+        let result = SaraminFixtures.decode(file, request: try SaraminFixtures.request(format: .xml))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        let posting = try #require(result.sink.postings.first)
+        #expect(posting.locations.codes.isEmpty && posting.locations.names == ["서울 > 강남구"])
+        let tooLong = result.sink.diagnostics.filter { $0.code == .fieldTooLong }
+        #expect(tooLong.map(\.location) == ["job 0 position/location/code"] && tooLong.first?.value == "5000", "\(result.sink.diagnostics)")
     }
 }

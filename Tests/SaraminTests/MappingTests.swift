@@ -63,7 +63,7 @@ struct MappingTests {
         #expect(byID["90000006"]?.postedAt == nil && byID["90000006"]?.opensAt == nil)
         #expect(byID["90000008"]?.active == nil && byID["90000008"]?.experience?.code == nil)
         #expect(byID.count == 7, "the job without an id is skipped")
-        let codes = result.sink.diagnostics.map(\.code)
+        let codes = result.sink.diagnostics.map(\.code.rawValue)
         #expect(codes == ["missing-value", "open-ended-deadline", "unpaired-codes", "unparsable-timestamp", "implausible-timestamp",
                           "missing-value", "unparsable-flag", "unparsable-number"])
         #expect(JobPosting.province(ofLocation: "서울 > 강남구") == "서울")
@@ -106,5 +106,38 @@ struct MappingTests {
         let result = SaraminFixtures.decode(file, request: nil)
         #expect(result.feedError?.kind == .malformed)
         #expect(result.feedError?.message.contains("DOCTYPE") == true)
+    }
+
+    @Test("a DOCTYPE after the first 4 KiB is refused too")
+    func lateDoctypeRefused() throws {
+        let padding = "<!--" + String(repeating: " padding", count: 1_000) + " -->\n"  // 8 KiB before the DOCTYPE
+        let (file, directory) = try temporaryPayload("""
+            <?xml version="1.0"?>
+            \(padding)<!DOCTYPE job-search [<!ENTITY boom "boom">]>
+            <job-search><jobs count="1" start="0" total="1"><job><id>&boom;</id></job></jobs></job-search>
+            """, name: "late-doctype.xml")
+        defer { directory.remove() }
+        let result = SaraminFixtures.decode(file, request: nil)
+        #expect(result.feedError?.kind == .malformed)
+        #expect(result.feedError?.message.contains("DOCTYPE") == true, "\(String(describing: result.error))")
+        #expect(result.sink.records.isEmpty)
+    }
+
+    @Test("an entity declared nowhere is not expanded: the document is malformed")
+    func undeclaredEntityRefused() throws {
+        let (file, directory) = try temporaryPayload("""
+            <job-search><jobs count="1" start="0" total="1"><job><id>&boom;</id></job></jobs></job-search>
+            """, name: "entity.xml")
+        defer { directory.remove() }
+        let result = SaraminFixtures.decode(file, request: nil)
+        #expect(result.feedError?.kind == .malformed)
+        #expect(result.sink.records.isEmpty)
+    }
+
+    @Test("a cut-off JSON page delivers none of its complete jobs")
+    func truncatedJSONDeliversNothing() throws {
+        let result = try SaraminFixtures.decode("truncated-json.json")
+        #expect(result.feedError?.kind == .malformed)
+        #expect(result.sink.records.isEmpty && result.sink.diagnostics.isEmpty)
     }
 }

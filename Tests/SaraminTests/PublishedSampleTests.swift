@@ -19,6 +19,6 @@ struct PublishedSampleTests {
         #expect(postings.map(\.id) == ["41232704", "41232703", "41232680", "41232511", "41232649"])
         #expect(postings.filter(\.openEnded).map(\.id) == ["41232680", "41232511", "41232649"])
         #expect(postings.allSatisfy { $0.active == true && $0.modifiedAt != nil && !$0.locations.isEmpty })
-        #expect(result.sink.diagnostics.map(\.code) == ["missing-value"])  // the salary without a name
+        #expect(result.sink.diagnostics.map(\.code.rawValue) == ["missing-value"])  // the salary without a name
     }
 }

@@ -68,8 +68,9 @@ struct InProcessBench {
         if let json {
             let jsonPayload = try payload(json, .json)
             let bytes = jsonPayload.byteCount
-            report("JSONPayload.parse (JSONSerialization)", try Timing.repeated(repeats) {
-                blackHole &+= (try JSONPayload.parse(file: URL(fileURLWithPath: json)) as? [String: Any])?.count ?? 0
+            let jsonReader = JSONItemReader(schema: FieldSchema(Self.realtimeFields), itemPaths: ["response/body/items", "list", ""])
+            report("JSONItemReader.read (one pass, fields as strings)", try Timing.repeated(repeats) {
+                blackHole &+= try jsonReader.read(file: URL(fileURLWithPath: json), onItem: { _ in }).itemCount
             }, units: sink.records, unit: "item", bytes: bytes)
             report("AirKoreaFeed.decode JSON (parse + map)", try Timing.repeated(repeats) {
                 var s = CollectingSink(keep: false)
