@@ -26,10 +26,7 @@ let package = Package(
         // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
         .target(name: "CSHA256"),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
-        // The SAX callbacks mutate one parse-state object per element; dynamic exclusivity checks on
-        // it cost ~20% of parse time and guard nothing (it never escapes the parse).
-        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256"],
-                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256"]),
         // AirKorea (data.go.kr B552584) realtime, station and forecast endpoints.
         .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // CareerNet (career.go.kr getOpenApi) school, major and job-dictionary lists.

@@ -87,36 +87,38 @@ public struct XMLItemReader: Sendable {
     private func read(context: String, onItem: (ItemFields) throws -> Void, nextChunk: () throws -> Data?) throws -> XMLEnvelope {
         _ = Self.libraryReady
         return try withoutActuallyEscaping(onItem) { onItem in
-            let state = SAXState(schema: schema, itemElement: itemElement, onItem: onItem)
+            // The state lives behind a pointer: the callbacks mutate it through `pointee`, which
+            // (unlike a class's stored properties) carries no dynamic exclusivity checks.
+            let state = UnsafeMutablePointer<SAXState>.allocate(capacity: 1)
+            state.initialize(to: SAXState(schema: schema, itemElement: itemElement, onItem: onItem))
+            defer { state.deinitialize(count: 1); state.deallocate() }
             var handler = XMLItemReader.makeHandler()
-            let unmanaged = Unmanaged.passRetained(state)
-            defer { unmanaged.release() }
-            guard let ctxt = xmlCreatePushParserCtxt(&handler, unmanaged.toOpaque(), nil, 0, nil) else {
+            guard let ctxt = xmlCreatePushParserCtxt(&handler, UnsafeMutableRawPointer(state), nil, 0, nil) else {
                 throw FeedError(.malformed, .terminal, "libxml2 could not create a parser.", context: context)
             }
             defer { xmlFreeParserCtxt(ctxt) }
-            state.ctxt = ctxt
+            state.pointee.ctxt = ctxt
             xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
 
-            while state.failure == nil, let chunk = try nextChunk() {
+            while state.pointee.failure == nil, let chunk = try nextChunk() {
                 let rc = chunk.withUnsafeBytes { raw -> Int32 in
                     xmlParseChunk(ctxt, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), 0)
                 }
-                if rc != 0 || state.stopped { break }
+                if rc != 0 || state.pointee.stopped { break }
             }
-            if state.failure == nil && !state.stopped { xmlParseChunk(ctxt, nil, 0, 1) }
+            if state.pointee.failure == nil && !state.pointee.stopped { xmlParseChunk(ctxt, nil, 0, 1) }
 
-            if let failure = state.failure { throw failure }
-            if let message = state.fatalMessage {
+            if let failure = state.pointee.failure { throw failure }
+            if let message = state.pointee.fatalMessage {
                 throw FeedError(.malformed, .terminal, "The XML is not well-formed: \(message)", context: context)
             }
-            guard let root = state.rootName else {
+            guard let root = state.pointee.rootName else {
                 throw FeedError(.malformed, .terminal, "The payload is empty or not XML.", context: context)
             }
-            guard state.rootClosed else {
+            guard state.pointee.rootClosed else {
                 throw FeedError(.malformed, .terminal, "The XML document ends before its root element <\(root)> is closed (truncated?).", context: context)
             }
-            return XMLEnvelope(rootElement: root, leaves: state.leaves, itemCount: state.itemCount)
+            return XMLEnvelope(rootElement: root, leaves: state.pointee.leaves, itemCount: state.pointee.itemCount)
         }
     }
 
@@ -125,41 +127,39 @@ public struct XMLItemReader: Sendable {
         h.initialized = UInt32(XML_SAX2_MAGIC)
         h.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
             guard let ctx, let localname else { return }
-            Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue().start(localname, attributeCount: Int(attributeCount), attributes)
+            ctx.assumingMemoryBound(to: SAXState.self).pointee.start(localname, attributeCount: Int(attributeCount), attributes)
         }
         h.endElementNs = { ctx, localname, _, _ in
             guard let ctx, let localname else { return }
-            Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue().end(localname)
+            ctx.assumingMemoryBound(to: SAXState.self).pointee.end(localname)
         }
         h.characters = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
-            Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue().text(ch, Int(len))
+            ctx.assumingMemoryBound(to: SAXState.self).pointee.text(ch, Int(len))
         }
         h.cdataBlock = h.characters
         h.internalSubset = { ctx, _, _, _ in
             guard let ctx else { return }
-            let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            state.fail(FeedError(.malformed, .terminal, "The payload declares a DOCTYPE; feeds never do, so it is refused (no entity expansion)."))
+            ctx.assumingMemoryBound(to: SAXState.self).pointee.fail(FeedError(.malformed, .terminal, "The payload declares a DOCTYPE; feeds never do, so it is refused (no entity expansion)."))
         }
         h.entityDecl = { ctx, _, _, _, _, _ in
             guard let ctx else { return }
-            let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            state.fail(FeedError(.malformed, .terminal, "The payload declares entities; they are refused."))
+            ctx.assumingMemoryBound(to: SAXState.self).pointee.fail(FeedError(.malformed, .terminal, "The payload declares entities; they are refused."))
         }
         h.serror = { ctx, error in
             guard let ctx, let error else { return }
-            let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, state.fatalMessage == nil {
+            let state = ctx.assumingMemoryBound(to: SAXState.self)
+            if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, state.pointee.fatalMessage == nil {
                 let text = error.pointee.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
-                state.fatalMessage = "\(text) (line \(error.pointee.line))"
+                state.pointee.fatalMessage = "\(text) (line \(error.pointee.line))"
             }
         }
         return h
     }
 }
 
-/// Mutable parse state shared with the C callbacks through an opaque pointer.
-private final class SAXState {
+/// Mutable parse state shared with the C callbacks through an opaque pointer to it.
+private struct SAXState {
     /// An element open inside the current item.
     struct OpenField {
         /// Schema position of the element's own text, -1 if none.
@@ -206,13 +206,13 @@ private final class SAXState {
         openFields.reserveCapacity(8)
     }
 
-    func fail(_ error: Error) {
+    mutating func fail(_ error: Error) {
         if failure == nil { failure = error }
         stopped = true
         if let ctxt { xmlStopParser(ctxt) }
     }
 
-    private func fieldPosition(_ name: UnsafePointer<xmlChar>) -> Int {
+    private mutating func fieldPosition(_ name: UnsafePointer<xmlChar>) -> Int {
         let key = UnsafeRawPointer(name)
         if let hit = nameCache[key] { return hit }
         let position = schema.position(of: String(cString: name)) ?? -1
@@ -233,7 +233,7 @@ private final class SAXState {
     /// no depth limit of its own).
     static let maxDepth = 256
 
-    func start(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    mutating func start(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         depth += 1
         if depth > Self.maxDepth {
             fail(FeedError(.malformed, .terminal, "The XML nests deeper than \(Self.maxDepth) levels; feeds never do, so it is refused."))
@@ -260,7 +260,7 @@ private final class SAXState {
 
     /// An element inside an item: a member (`depth == itemDepth + 1`, looked up by its interned
     /// name) or, for nested schemas, an element further down (looked up by its path).
-    private func startField(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private mutating func startField(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         var field = OpenField(index: -1, path: nil)
         if openFields.isEmpty {
             field.index = fieldPosition(name)
@@ -286,7 +286,7 @@ private final class SAXState {
 
     /// Attribute values of an element in an item that the schema names (`path/attribute`, or
     /// `attribute` on the item element itself).
-    private func readAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, under path: String?) {
+    private mutating func readAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, under path: String?) {
         guard let attributes else { return }
         for a in 0..<count {
             guard let local = attributes[a * 5], let start = attributes[a * 5 + 3], let end = attributes[a * 5 + 4] else { continue }
@@ -303,7 +303,7 @@ private final class SAXState {
     }
 
     /// Attributes of an envelope element, as leaves beside its child elements.
-    private func readEnvelopeAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private mutating func readEnvelopeAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard let attributes else { return }
         let prefix = path.joined(separator: "/")
         for a in 0..<count {
@@ -321,7 +321,7 @@ private final class SAXState {
         return text.contains("&#38;") ? text.replacingOccurrences(of: "&#38;", with: "&") : text
     }
 
-    func end(_ name: UnsafePointer<xmlChar>) {
+    mutating func end(_ name: UnsafePointer<xmlChar>) {
         defer { depth -= 1 }
         if depth == 1 { rootClosed = true }
         if current != nil {
@@ -352,7 +352,7 @@ private final class SAXState {
         if !path.isEmpty { path.removeLast() }
     }
 
-    func text(_ ch: UnsafePointer<xmlChar>, _ count: Int) {
+    mutating func text(_ ch: UnsafePointer<xmlChar>, _ count: Int) {
         guard capturing else { return }
         textLength += count
         if textLength <= textLimit { buffer.append(contentsOf: UnsafeBufferPointer(start: ch, count: count)) }
