@@ -155,12 +155,14 @@ struct AirKoreaDecoder {
     /// A `future-time` diagnostic when `record` is timed more than a day after the fetch.
     func futureRefusal(_ record: FeedRecord) -> Diagnostic? {
         let limit = fetchedAt.addingTimeInterval(Self.futureAllowance)
-        if let m = record.as(HourlyMeasurement.self), m.slot.end > limit {
+        // The observed hour is read in place: only a refused record is copied out.
+        if let slot = record.value.observedSlot {
+            guard slot.end > limit, let m = record.as(HourlyMeasurement.self) else { return nil }
             return Diagnostic(code: .futureTime,
                               message: "dataTime \(m.dataTime) is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); the item is skipped.",
                               location: "\(m.stationName) \(m.dataTime)", value: m.dataTime)
         }
-        if let f = record.as(Forecast.self) {
+        if record.recordType == Forecast.self, let f = record.as(Forecast.self) {
             guard let released = HourSlot(date: f.releaseDate, hour: f.releaseHour)?.start, released > limit else { return nil }
             return Diagnostic(code: .futureTime,
                               message: "The forecast release \(f.releaseDate) \(f.releaseHour)시 is more than a day after the payload was fetched (\(iso8601UTC(fetchedAt))); it is skipped.",
