@@ -18,7 +18,7 @@ struct InProcessBench {
         let keep: Bool
         mutating func accept(_ record: FeedRecord) throws {
             records += 1
-            if keep, case .measurement(let m) = record { measurements.append(m) }
+            if keep, let m = record.as(HourlyMeasurement.self) { measurements.append(m) }
         }
         mutating func diagnose(_ diagnostic: Diagnostic) { diagnostics += 1 }
     }
