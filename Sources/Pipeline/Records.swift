@@ -225,6 +225,8 @@ public protocol TableWriting: AnyObject {
     /// facts that repeat in every item, such as a measurement's station).
     func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws
     /// Replaces the children of `parent` with `rows` when they differ; returns whether they did.
+    /// Rows are compared with what the store reads back, so give each column a value of the
+    /// storage class its declared type keeps (text for TEXT columns, integers for INTEGER …).
     func replaceChildren(_ table: ChildTable, parent: [StoreValue], rows: [RowValues]) throws -> Bool
     /// The values of `columns` in the newest row of `table` (highest `id`) where the `match`
     /// columns equal the values, or nil when there is none.
