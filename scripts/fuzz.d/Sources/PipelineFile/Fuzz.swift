@@ -7,8 +7,12 @@ import Foundation
 import FuzzDriver
 import Pipeline
 
+/// A file per input: in memory (/dev/shm) when there is one, else the temporary directory.
 let directory: URL = {
-    let url = URL(fileURLWithPath: NSTemporaryDirectory())
+    var isDirectory: ObjCBool = false
+    let shm = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
+        && FileManager.default.isWritableFile(atPath: "/dev/shm")
+    let url = URL(fileURLWithPath: shm ? "/dev/shm" : NSTemporaryDirectory())
         .appendingPathComponent("feedline-fuzz-pipeline-\(ProcessInfo.processInfo.processIdentifier)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
