@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "feedline", targets: ["feedline"]),
         // The layers below the CLI, for scripts/microbench's in-process timings (and embedding).
         .library(name: "FeedlineKit", targets: ["Domain", "Pipeline", "FeedCore", "AirKorea", "Storage"]),
+        // The commands' layer (pipeline files, the catalog), for scripts/fuzz.d's fuzz targets.
+        .library(name: "FeedlineApp", targets: ["App"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
