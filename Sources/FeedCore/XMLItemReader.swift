@@ -41,6 +41,18 @@ public struct XMLItemReader: Sendable {
         }
     }
 
+    /// Reads a document held in memory (in 64 KiB chunks, as from a file), calling `onItem` for
+    /// each item: for callers that never had a file, such as the fuzz targets.
+    public func read(data: Data, context: String = "payload", onItem: (ItemFields) throws -> Void) throws -> XMLEnvelope {
+        var offset = data.startIndex
+        return try read(context: context, onItem: onItem) {
+            guard offset < data.endIndex else { return nil }
+            let end = data.index(offset, offsetBy: 64 * 1024, limitedBy: data.endIndex) ?? data.endIndex
+            defer { offset = end }
+            return data[offset..<end]
+        }
+    }
+
     /// The root element of `file` when the file does not end (trailing whitespace aside) with
     /// its closing tag: a cut-off download, which libxml2 may word as another error ("Extra
     /// content at the end of the document"). Nil when the root is closed or there is none.

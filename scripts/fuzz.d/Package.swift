@@ -24,9 +24,9 @@ let package = Package(
     targets: [
         // Hands the command line to libFuzzer's driver (see its header).
         .target(name: "FuzzDriver"),
-        // XMLItemReader (libxml2 SAX) over an AirKorea-like item schema.
+        // XMLItemReader (libxml2 SAX) over an AirKorea-like flat schema and a Saramin-like one named by path.
         .executableTarget(name: "fuzz-xml-items", dependencies: [driver, kit], path: "Sources/XMLItems"),
-        // JSONItemReader (one pass) with the AirKorea item paths.
+        // JSONItemReader (one pass) with the AirKorea item paths, and a Saramin-like schema named by path.
         .executableTarget(name: "fuzz-json-items", dependencies: [driver, kit], path: "Sources/JSONItems"),
         // Payload recognition as `feedline replay` does it: sniff the format, ask every feed.
         .executableTarget(name: "fuzz-recognition", dependencies: [driver, kit, app], path: "Sources/Recognition"),

@@ -12,6 +12,13 @@ let schema = FieldSchema([
 ], prose: ["informOverall"])
 let reader = JSONItemReader(schema: schema, itemPaths: ["", "list", "response/body/items", "response/body/items/item"],
                             singleItemPaths: ["response/body/items/item"])
+/// Fields named by path, as Saramin's are: members of nested objects.
+let nestedSchema = FieldSchema([
+    "id", "url", "active", "keyword", "company/detail/name", "company/detail/href", "company/name", "company/name/href",
+    "position/title", "position/location", "position/location/code", "position/location/name",
+    "position/experience-level/code", "position/experience-level/min", "salary", "salary/code",
+], prose: ["keyword"])
+let nestedReader = JSONItemReader(schema: nestedSchema, itemPaths: ["jobs/job"], singleItemPaths: ["jobs/job"])
 /// Keeps the work observable so the optimiser cannot drop it.
 nonisolated(unsafe) var sink = 0
 
@@ -19,12 +26,14 @@ nonisolated(unsafe) var sink = 0
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     var seen = 0
-    if let envelope = try? reader.read(data: bytes, onItem: { item in
-        // Touch what the decoders read: every value, type mismatches, notes and their diagnostics.
-        for (index, value) in item.values.enumerated() where value != nil { seen &+= index &+ value!.utf8.count }
-        seen &+= item.typeMismatches.count &+ item.notes.count &+ item.readerDiagnostics.count
-    }, onNonObject: { seen &+= $0 }) {
-        seen &+= envelope.leaves.count &+ envelope.itemArrays.count &+ envelope.itemCount &+ envelope.rootKeys.count
+    for reader in [reader, nestedReader] {
+        if let envelope = try? reader.read(data: bytes, onItem: { item in
+            // Touch what the decoders read: every value, type mismatches, notes and their diagnostics.
+            for (index, value) in item.values.enumerated() where value != nil { seen &+= index &+ value!.utf8.count }
+            seen &+= item.typeMismatches.count &+ item.notes.count &+ item.readerDiagnostics().count
+        }, onNonObject: { seen &+= $0 }) {
+            seen &+= envelope.leaves.count &+ envelope.itemArrays.count &+ envelope.itemCount &+ envelope.rootKeys.count
+        }
     }
     sink &+= seen
     return 0

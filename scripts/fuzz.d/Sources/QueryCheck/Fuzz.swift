@@ -4,6 +4,7 @@
 // or bad statement. Only crashes, hangs and sanitizer reports are failures.
 import Foundation
 import FuzzDriver
+import Pipeline
 import Storage
 
 let database: ReadOnlyDatabase = {
@@ -12,7 +13,7 @@ let database: ReadOnlyDatabase = {
     try? FileManager.default.removeItem(at: directory)
     try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent("feedline.sqlite").path
-    _ = try! SQLiteStore(path: path)  // creates and migrates the empty database
+    _ = try! SQLiteStore(path: path, schema: FeedSchema())  // creates and migrates the empty database (feedline's own tables)
     return try! ReadOnlyDatabase(path: path)
 }()
 /// Keeps the work observable so the optimiser cannot drop it.
