@@ -7,10 +7,17 @@ extension Feedline {
     /// if needed, refused when it is another application's or a newer feedline's) or for reading
     /// (`status`, `intake`: never created or written). The busy timeout comes from
     /// `FEEDLINE_BUSY_TIMEOUT_MS` (default 10 s for writers, 5 s for readers).
-    func openStore(_ paths: Paths, forWriting: Bool = true) throws -> SQLiteStore {
+    func openStore(_ paths: Paths, forWriting: Bool = true) throws -> any FeedlineStore {
         let timeout = try Self.busyTimeout(environment.variables)
         if forWriting { return try SQLiteStore(path: paths.database.path, schema: environment.storeSchema, busyTimeout: timeout ?? 10) }
         return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
+    }
+
+    /// The existing database opened for reading, or nil when there is none yet: dry runs and
+    /// backfill plans read what is there and never create a file.
+    func existingStore(_ paths: Paths) throws -> (any FeedlineStore)? {
+        guard FileManager.default.fileExists(atPath: paths.database.path) else { return nil }
+        return try openStore(paths, forWriting: false)
     }
 
     /// Says on stderr why the database could not be opened and returns the exit status: 75 when

@@ -79,8 +79,10 @@ extension Feedline {
 
         var quotaEntries: [String] = []
         do {
+            let reader = try existingStore(paths)
             let checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in
-                try SQLiteStore.callsMade(inDatabaseAt: paths.database.path, scopes, on: day)
+                guard let reader, try reader.hasTable("api_call") else { return [:] }
+                return try reader.callsMade(scopes, on: day)
             }
             for check in checks {
                 if json {

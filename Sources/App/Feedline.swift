@@ -137,7 +137,7 @@ public struct Feedline: Sendable {
             }
         }
 
-        let store: SQLiteStore
+        let store: any FeedlineStore
         do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
         let runner = makeRunner(store: store)
         // Retries, quota counting and the pre-run quota check (LiveRunSettings.swift).
@@ -270,7 +270,7 @@ public struct Feedline: Sendable {
             case .failure(let error): unreadable.append((file.path, "\(error)"))
             }
         }
-        let store: SQLiteStore
+        let store: any FeedlineStore
         do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
         let report = makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force)
         for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }

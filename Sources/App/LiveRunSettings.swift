@@ -55,7 +55,7 @@ struct LiveRunSettings: Sendable {
 
 extension Feedline {
     /// The runner every command loads through (run, replay, schedule, backfill), logging its events.
-    func makeRunner(store: SQLiteStore) -> PipelineRunner {
+    func makeRunner(store: any FeedlineStore) -> PipelineRunner {
         let logger = environment.logger
         return PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
             Self.log(event, logger: logger)
@@ -78,7 +78,7 @@ extension Feedline {
     /// Reads the run-control settings, checks that the first pages of every selected pipeline
     /// fit in what is left of today's quotas (saying so and refusing with exit 75 when they do
     /// not, before anything is fetched), and wraps `live` in retries and quota counting.
-    func prepareLiveRun(_ pipelines: [PipelineDefinition], base live: LiveFetcher, store: SQLiteStore) -> LiveRunPreparation {
+    func prepareLiveRun(_ pipelines: [PipelineDefinition], base live: LiveFetcher, store: any FeedlineStore) -> LiveRunPreparation {
         let control: LiveRunSettings
         do { control = try LiveRunSettings.from(environment) } catch {
             environment.errorOutput("error: \(error)")
@@ -88,7 +88,7 @@ extension Feedline {
         do {
             checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in try store.callsMade(scopes, on: day) }
         } catch {
-            environment.errorOutput("error: cannot read the quota ledger in \(store.path): \(error)")
+            environment.errorOutput("error: cannot read the quota ledger in \(store.location): \(error)")
             return .refused(.failure)
         }
         for check in checks {

@@ -1,18 +1,7 @@
 import Domain
 import Foundation
 import GRDB
-
-/// The time a table's data itself carries, as opposed to when it was loaded.
-public enum DataTimeKind: String, Sendable, Codable {
-    /// The end of the newest measured hour (`measurement.observed_at`).
-    case measured
-    /// The newest forecast release (`forecast.released_at`).
-    case issued
-    /// The newest modification of a posting (`job_posting.modified_at`).
-    case modified
-    /// Only the load time is known (station lists, CareerNet lists).
-    case loaded
-}
+import Pipeline
 
 extension SQLiteStore {
     /// The newest time the data of `table` carries, with its kind: forecasts by release,

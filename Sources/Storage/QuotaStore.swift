@@ -45,21 +45,6 @@ extension SQLiteStore: QuotaLedger {
         try pool.read { db in try Self.calls(db, scopes, day) }
     }
 
-    /// Calls counted per scope on `day` in the database at `path`, read without creating or
-    /// migrating anything: 0 for every scope when the file or the table does not exist yet
-    /// (what `feedline run --dry-run` needs).
-    public static func callsMade(inDatabaseAt path: String, _ scopes: [QuotaScope], on day: LocalDate) throws -> [QuotaScope: Int] {
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(5)
-        let queue = try DatabaseQueue(path: path, configuration: config)
-        return try queue.read { db in
-            guard try db.tableExists("api_call") else { return [:] }
-            return try calls(db, scopes, day)
-        }
-    }
-
     static func calls(_ db: Database, _ scopes: [QuotaScope], _ day: LocalDate) throws -> [QuotaScope: Int] {
         var out: [QuotaScope: Int] = [:]
         for scope in scopes { out[scope] = try calls(db, scope, day) }
@@ -88,21 +73,6 @@ extension SQLiteStore {
         try pool.read { db in try Self.hoursPresent(db, stations: stations, from: from, through: through) }
     }
 
-    /// The same, read without creating or migrating anything: no hours when the file or the
-    /// view does not exist yet (for `feedline backfill --dry-run`).
-    public static func hoursPresent(inDatabaseAt path: String, stations: [String], from: LocalDate,
-                                    through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(5)
-        let queue = try DatabaseQueue(path: path, configuration: config)
-        return try queue.read { db in
-            guard try db.viewExists("measurement_completeness") else { return [:] }
-            return try hoursPresent(db, stations: stations, from: from, through: through)
-        }
-    }
-
     static func hoursPresent(_ db: Database, stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
         guard !stations.isEmpty else { return [:] }
         let marks = stations.map { _ in "?" }.joined(separator: ", ")
@@ -118,14 +88,6 @@ extension SQLiteStore {
         }
         return out
     }
-}
-
-/// Calls made on one day under one quota scope, as `feedline status` shows them.
-public struct QuotaUsage: Sendable, Equatable {
-    public var source: String
-    public var api: String
-    public var credentialVariable: String
-    public var calls: Int
 }
 
 extension SQLiteStore {

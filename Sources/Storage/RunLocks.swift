@@ -3,51 +3,6 @@ import Foundation
 import GRDB
 import Pipeline
 
-/// Who holds a pipeline's run lock (a row of `run_lock`).
-public struct RunLockHolder: Sendable, Hashable {
-    public var pipeline: String
-    /// Unique per acquisition (`host:pid:uuid`).
-    public var holder: String
-    public var pid: Int32
-    public var host: String
-    public var acquiredAt: Date
-    public var heartbeatAt: Date
-
-    public init(pipeline: String, holder: String, pid: Int32, host: String, acquiredAt: Date, heartbeatAt: Date) {
-        self.pipeline = pipeline; self.holder = holder; self.pid = pid; self.host = host
-        self.acquiredAt = acquiredAt; self.heartbeatAt = heartbeatAt
-    }
-}
-
-/// The result of trying to take a run lock.
-public enum RunLockOutcome: Sendable, Hashable {
-    /// The lock is ours; `tookOverFrom` is the stale holder it was taken from, if any.
-    case acquired(tookOverFrom: RunLockHolder?)
-    /// Someone live holds it.
-    case held(by: RunLockHolder)
-}
-
-/// When a holder counts as stale: its process is gone from this host, or it has not
-/// refreshed its heartbeat within the timeout (the only test that works across hosts).
-public struct RunLockStaleness: Sendable {
-    /// This host's name, as stored in `run_lock.host`.
-    public var host: String
-    /// A holder whose heartbeat is older than this is stale, wherever it runs.
-    public var heartbeatTimeout: TimeInterval
-    /// Whether a process id is alive on this host (`kill(pid, 0)` is not ESRCH).
-    public var isProcessAlive: @Sendable (Int32) -> Bool
-
-    public init(host: String, heartbeatTimeout: TimeInterval, isProcessAlive: @escaping @Sendable (Int32) -> Bool) {
-        self.host = host; self.heartbeatTimeout = heartbeatTimeout; self.isProcessAlive = isProcessAlive
-    }
-
-    /// Whether `holder` may be replaced at `now`.
-    public func isStale(_ holder: RunLockHolder, now: Date) -> Bool {
-        if holder.heartbeatAt < now.addingTimeInterval(-heartbeatTimeout) { return true }
-        return holder.host == host && !isProcessAlive(holder.pid)
-    }
-}
-
 // MARK: - Run locks
 
 extension SQLiteStore {
@@ -124,26 +79,6 @@ extension SQLiteStore {
 }
 
 // MARK: - Ledger reads for the scheduler and `feedline status`
-
-/// The newest run of one pipeline, from the ledger, with what is known about its data.
-public struct PipelineRunSummary: Sendable, Hashable {
-    public var pipeline: String
-    public var run: RunID
-    public var mode: RunMode?
-    public var startedAt: Date?
-    public var finishedAt: Date?
-    /// `running`, `succeeded`, `failed` or `abandoned`.
-    public var status: String
-    public var rowsInserted: Int
-    public var rowsUpdated: Int
-    public var rowsUnchanged: Int
-    public var diagnostics: Int
-    public var error: String?
-    /// When the newest successful run of this pipeline finished.
-    public var lastSuccessAt: Date?
-    /// The newest observation loaded (`newest_observed_at` bookmark), for measurement pipelines.
-    public var newestObservedAt: Date?
-}
 
 extension SQLiteStore {
     /// When each pipeline's newest run started, optionally only runs of one mode.

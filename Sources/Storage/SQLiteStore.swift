@@ -9,7 +9,7 @@ import Pipeline
 /// reports) never block it and are never blocked by it. Opened for writing (`init(path:)`) it
 /// creates and migrates the file; opened for reading (`init(readingAt:)`) it never creates,
 /// migrates or writes anything.
-public final class SQLiteStore: RunStore, @unchecked Sendable {
+public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchecked Sendable {
     /// The underlying pool (WAL, busy timeout). `@unchecked Sendable`: GRDB's pool is thread-safe.
     public let pool: DatabasePool
     public let path: String
@@ -85,6 +85,9 @@ public final class SQLiteStore: RunStore, @unchecked Sendable {
         config.label = "feedline.reader"
         self.pool = try DatabasePool(path: path, configuration: config)
     }
+
+    /// The file's path.
+    public var location: String { path }
 
     /// True when a table or view called `name` exists.
     public func hasTable(_ name: String) throws -> Bool {

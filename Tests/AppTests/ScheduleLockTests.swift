@@ -1,6 +1,7 @@
 import App
 import Dispatch
 import Foundation
+import Pipeline
 import Storage
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import App
 import Foundation
+import Pipeline
 import Storage
 import Testing
 import TestSupport

@@ -65,7 +65,7 @@ extension Feedline {
         }
 
         // What is there, and what is left of today's quota.
-        let store: SQLiteStore?
+        let store: (any FeedlineStore)?
         let present: [String: [LocalDate: UInt32]]
         var remaining: Int?
         let scope = QuotaCountingFetcher.scope(of: probe, environment: environment.variables)
@@ -74,8 +74,11 @@ extension Feedline {
         do {
             if dryRun {
                 store = nil
-                present = try SQLiteStore.hoursPresent(inDatabaseAt: paths.database.path, stations: stations, from: from, through: through)
-                let used = try scope.map { try SQLiteStore.callsMade(inDatabaseAt: paths.database.path, [$0], on: day)[$0] ?? 0 } ?? 0
+                let reader = try existingStore(paths)
+                present = try reader.map { try $0.hasTable("measurement_completeness") ? $0.hoursPresent(stations: stations, from: from, through: through) : [:] } ?? [:]
+                let used = try scope.map { scope in
+                    try reader.map { try $0.hasTable("api_call") ? $0.callsMade([scope], on: day)[scope] ?? 0 : 0 } ?? 0
+                } ?? 0
                 remaining = limit.map { max(0, $0 - used) }
             } else {
                 let opened = try openStore(paths)

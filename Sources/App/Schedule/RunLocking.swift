@@ -46,12 +46,12 @@ public struct RunLockSettings: Sendable {
 final class HeldRunLock: @unchecked Sendable {
     let pipeline: String
     let holder: String
-    private let store: SQLiteStore
+    private let store: any FeedlineStore
     private let timer: DispatchSourceTimer
     private let lock = NSLock()
     private var released = false
 
-    init(pipeline: String, holder: String, store: SQLiteStore, interval: TimeInterval, clock: @escaping @Sendable () -> Date) {
+    init(pipeline: String, holder: String, store: any FeedlineStore, interval: TimeInterval, clock: @escaping @Sendable () -> Date) {
         self.pipeline = pipeline
         self.holder = holder
         self.store = store
@@ -79,7 +79,7 @@ extension Feedline {
     /// ("pipeline X is already running (pid N since T)") and returns nil: the caller skips the
     /// pipeline and exits 75. A stale lock (dead pid on this host, or no heartbeat within the
     /// timeout) is taken over with a warning.
-    func acquireRunLock(_ pipeline: String, store: SQLiteStore) -> HeldRunLock? {
+    func acquireRunLock(_ pipeline: String, store: any FeedlineStore) -> HeldRunLock? {
         let settings = environment.runLocks
         let holder = "\(settings.host):\(settings.pid):\(UUID().uuidString.lowercased())"
         let now = environment.clock()
@@ -102,7 +102,7 @@ extension Feedline {
             environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline): \(error)")
             return nil
         } catch {
-            environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline) in \(store.path): \(error)")
+            environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline) in \(store.location): \(error)")
             return nil
         }
     }

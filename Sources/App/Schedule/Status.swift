@@ -39,7 +39,7 @@ extension Feedline {
     public func status(paths: Paths, json: Bool, wide: Bool = false) -> ExitStatus {
         let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
         for problem in problems { environment.errorOutput("warning: \(problem)") }
-        let store: SQLiteStore
+        let store: any FeedlineStore
         do { store = try openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
         var dataTimes: [String: (Date, DataTimeKind)] = [:]

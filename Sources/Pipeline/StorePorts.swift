@@ -1,0 +1,151 @@
+import Domain
+import Foundation
+
+// The ports a store offers the commands beyond `RunStore` and `QuotaLedger`: run locks shared by
+// every host writing to one database, and the reads behind `status`, the scheduler, dry runs,
+// backfill and `intake`. SQLite implements them today (Storage); a second store implements the
+// same, and the commands never see which one they have.
+
+// MARK: - Values
+
+/// Who holds a pipeline's run lock (a row of `run_lock`).
+public struct RunLockHolder: Sendable, Hashable {
+    public var pipeline: String
+    /// Unique per acquisition (`host:pid:uuid`).
+    public var holder: String
+    public var pid: Int32
+    public var host: String
+    public var acquiredAt: Date
+    public var heartbeatAt: Date
+
+    public init(pipeline: String, holder: String, pid: Int32, host: String, acquiredAt: Date, heartbeatAt: Date) {
+        self.pipeline = pipeline; self.holder = holder; self.pid = pid; self.host = host
+        self.acquiredAt = acquiredAt; self.heartbeatAt = heartbeatAt
+    }
+}
+
+/// The result of trying to take a run lock.
+public enum RunLockOutcome: Sendable, Hashable {
+    /// The lock is ours; `tookOverFrom` is the stale holder it was taken from, if any.
+    case acquired(tookOverFrom: RunLockHolder?)
+    /// Someone live holds it.
+    case held(by: RunLockHolder)
+}
+
+/// When a holder counts as stale: its process is gone from this host, or it has not
+/// refreshed its heartbeat within the timeout (the only test that works across hosts).
+public struct RunLockStaleness: Sendable {
+    /// This host's name, as stored in `run_lock.host`.
+    public var host: String
+    /// A holder whose heartbeat is older than this is stale, wherever it runs.
+    public var heartbeatTimeout: TimeInterval
+    /// Whether a process id is alive on this host (`kill(pid, 0)` is not ESRCH).
+    public var isProcessAlive: @Sendable (Int32) -> Bool
+
+    public init(host: String, heartbeatTimeout: TimeInterval, isProcessAlive: @escaping @Sendable (Int32) -> Bool) {
+        self.host = host; self.heartbeatTimeout = heartbeatTimeout; self.isProcessAlive = isProcessAlive
+    }
+
+    /// Whether `holder` may be replaced at `now`.
+    public func isStale(_ holder: RunLockHolder, now: Date) -> Bool {
+        if holder.heartbeatAt < now.addingTimeInterval(-heartbeatTimeout) { return true }
+        return holder.host == host && !isProcessAlive(holder.pid)
+    }
+}
+
+/// The newest run of one pipeline, from the ledger, with what is known about its data.
+public struct PipelineRunSummary: Sendable, Hashable {
+    public var pipeline: String
+    public var run: RunID
+    public var mode: RunMode?
+    public var startedAt: Date?
+    public var finishedAt: Date?
+    /// `running`, `succeeded`, `failed` or `abandoned`.
+    public var status: String
+    public var rowsInserted: Int
+    public var rowsUpdated: Int
+    public var rowsUnchanged: Int
+    public var diagnostics: Int
+    public var error: String?
+    /// When the newest successful run of this pipeline finished.
+    public var lastSuccessAt: Date?
+    /// The newest observation loaded (`newest_observed_at` bookmark), for measurement pipelines.
+    public var newestObservedAt: Date?
+
+    public init(pipeline: String, run: RunID, mode: RunMode?, startedAt: Date?, finishedAt: Date?, status: String,
+                rowsInserted: Int, rowsUpdated: Int, rowsUnchanged: Int, diagnostics: Int, error: String?,
+                lastSuccessAt: Date?, newestObservedAt: Date?) {
+        self.pipeline = pipeline; self.run = run; self.mode = mode; self.startedAt = startedAt; self.finishedAt = finishedAt
+        self.status = status; self.rowsInserted = rowsInserted; self.rowsUpdated = rowsUpdated; self.rowsUnchanged = rowsUnchanged
+        self.diagnostics = diagnostics; self.error = error; self.lastSuccessAt = lastSuccessAt; self.newestObservedAt = newestObservedAt
+    }
+}
+
+/// Calls made on one day under one quota scope, as `feedline status` shows them.
+public struct QuotaUsage: Sendable, Equatable {
+    public var source: String
+    public var api: String
+    public var credentialVariable: String
+    public var calls: Int
+
+    public init(source: String, api: String, credentialVariable: String, calls: Int) {
+        self.source = source; self.api = api; self.credentialVariable = credentialVariable; self.calls = calls
+    }
+}
+
+/// The time a table's data itself carries, as opposed to when it was loaded.
+public enum DataTimeKind: String, Sendable, Codable {
+    /// The end of the newest measured hour (`measurement.observed_at`).
+    case measured
+    /// The newest forecast release (`forecast.released_at`).
+    case issued
+    /// The newest modification of a posting (`job_posting.modified_at`).
+    case modified
+    /// Only the load time is known (station lists, CareerNet lists).
+    case loaded
+}
+
+
+// MARK: - Ports
+
+/// One run per pipeline across every process and host writing to the database.
+public protocol RunLockService: AnyObject, Sendable {
+    /// Takes `pipeline`'s lock for `holder` unless a live holder has it (a stale one is taken over).
+    func acquireRunLock(pipeline: String, holder: String, pid: Int32, now: Date, staleness: RunLockStaleness) throws -> RunLockOutcome
+    /// Refreshes the holder's heartbeat; false when the lock is no longer its own.
+    func heartbeatRunLock(pipeline: String, holder: String, now: Date) throws -> Bool
+    /// Gives the lock up (nothing happens when another holder has it).
+    func releaseRunLock(pipeline: String, holder: String) throws
+    /// Every lock held now.
+    func runLocks() throws -> [RunLockHolder]
+}
+
+/// What the commands read from the ledger and the data besides loading.
+public protocol LedgerReading: Sendable {
+    /// Where the store is, for messages (a path, or a URL without its password).
+    var location: String { get }
+    /// When each pipeline's newest run (of `mode`, when given) started.
+    func lastRunStarts(mode: RunMode?) throws -> [String: Date]
+    /// The newest run of every pipeline.
+    func pipelineRunSummaries() throws -> [PipelineRunSummary]
+    /// The newest time the data of `table` carries, with its kind.
+    func newestDataTime(in table: String) throws -> (Date, DataTimeKind)?
+    /// Calls counted on `day` (KST) per quota scope.
+    func quotaUsage(on day: LocalDate) throws -> [QuotaUsage]
+    /// Calls counted on `day` for each of `scopes`.
+    func callsMade(_ scopes: [QuotaScope], on day: LocalDate) throws -> [QuotaScope: Int]
+    /// A pipeline's bookmarks (name → value).
+    func bookmarks(pipeline: String) throws -> [String: String]
+    /// Hours with a PM value per station and KST day, from `from` to `through`.
+    func hoursPresent(stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]]
+    /// Whether a table or view called `name` exists.
+    func hasTable(_ name: String) throws -> Bool
+    /// One station's hourly PM10/PM2.5 (µg/m³) from `first` to `last` (KST dates, inclusive).
+    func hourlyPM(station: String, from first: LocalDate, through last: LocalDate) throws -> DustPair<HourlySeries<Double>>
+    /// Whether a station has any measurement at all.
+    func hasStation(_ name: String) throws -> Bool
+}
+
+/// Everything the commands need of a store: the ledger and transaction boundary, quota
+/// counting, run locks and reads. Opened only by the composition root.
+public typealias FeedlineStore = RunStore & QuotaLedger & RunLockService & LedgerReading
