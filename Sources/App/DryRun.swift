@@ -22,21 +22,21 @@ extension Feedline {
 
     private func dryRunFixtures(_ pipelines: [PipelineDefinition], paths: Paths, json: Bool) -> ExitStatus {
         var missing = false
-        var entries: [String] = []
+        var entries: [Any] = []
         if !json { environment.output("dry run: nothing is loaded; fixture runs make no API calls.") }
         for p in pipelines {
             let files = p.fixtures.map { (name: $0, exists: FileManager.default.fileExists(atPath: paths.fixtures.appendingPathComponent($0).path)) }
             missing = missing || files.contains { !$0.exists } || files.isEmpty
             if json {
-                let list = files.map { "{\"file\":\(Self.jsonText($0.name)),\"exists\":\($0.exists)}" }.joined(separator: ",")
-                entries.append("{\"pipeline\":\(Self.jsonText(p.name)),\"mode\":\"fixtures\",\"fixtures\":[\(list)],\"minimum_calls\":0}")
+                let list: [Any] = files.map { ["file": $0.name, "exists": $0.exists] }
+                entries.append(["pipeline": p.name, "mode": "fixtures", "fixtures": list, "minimum_calls": 0] as [String: Any])
             } else {
                 environment.output("\(p.name)  [fixtures]  \(files.count) file\(files.count == 1 ? "" : "s")")
                 for f in files { environment.output("  load \(paths.fixtures.appendingPathComponent(f.name).path)\(f.exists ? "" : "   (missing!)")") }
                 if files.isEmpty { environment.output("  (no fixtures listed: this pipeline can only run with --live)") }
             }
         }
-        if json { environment.output("[" + entries.joined(separator: ",") + "]") }
+        if json { environment.output(JSONText.encode(JSONValue(any: entries))) }
         return missing ? .configuration : .success
     }
 
@@ -47,7 +47,7 @@ extension Feedline {
             return .configuration
         }
         var status = ExitStatus.success
-        var entries: [String] = []
+        var entries: [Any] = []
         if !json { environment.output("dry run: no request is sent and nothing is written.") }
         for p in pipelines {
             guard let feed = environment.feeds.first(where: { $0.source == p.source }) else { continue }
@@ -59,8 +59,9 @@ extension Feedline {
                 continue
             }
             if json {
-                let list = requests.map { "{\"url\":\(Self.jsonText($0.displayURL)),\"pages\":\"1+\"}" }.joined(separator: ",")
-                entries.append("{\"pipeline\":\(Self.jsonText(p.name)),\"mode\":\"live\",\"requests\":[\(list)],\"minimum_calls\":\(requests.count),\"max_pages_per_request\":\(p.spec.maxPages)}")
+                let list: [Any] = requests.map { ["url": $0.displayURL, "pages": "1+"] }
+                entries.append(["pipeline": p.name, "mode": "live", "requests": list, "minimum_calls": requests.count,
+                                "max_pages_per_request": p.spec.maxPages] as [String: Any])
             } else {
                 environment.output("\(p.name)  [live]  \(p.source)/\(requests.first?.operation ?? p.spec.operation), \(p.spec.format.rawValue), \(p.spec.pageSize) rows a page")
                 for r in requests { environment.output("  GET \(r.displayURL)   pages 1+") }
@@ -77,7 +78,7 @@ extension Feedline {
             status = .configuration
         }
 
-        var quotaEntries: [String] = []
+        var quotaEntries: [Any] = []
         do {
             let reader = try existingStore(paths)
             let checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in
@@ -86,8 +87,8 @@ extension Feedline {
             }
             for check in checks {
                 if json {
-                    quotaEntries.append("{\"scope\":\(Self.jsonText(check.scope.description)),\"day\":\"\(check.day)\",\"minimum_calls\":\(check.minimumCalls),"
-                                        + "\"used\":\(check.used),\"limit\":\(check.limit.map(String.init) ?? "null"),\"fits\":\(check.fits)}")
+                    quotaEntries.append(["scope": check.scope.description, "day": check.day.description, "minimum_calls": check.minimumCalls,
+                                         "used": check.used, "limit": check.limit as Any, "fits": check.fits] as [String: Any])
                 } else {
                     environment.output("quota \(check.sentence) — \(check.fits ? "fits" : "WOULD EXCEED: the run would refuse to start (exit 75)")")
                 }
@@ -98,7 +99,7 @@ extension Feedline {
             return .failure
         }
         if json {
-            environment.output("{\"dry_run\":true,\"pipelines\":[\(entries.joined(separator: ","))],\"quota\":[\(quotaEntries.joined(separator: ","))]}")
+            environment.output(JSONText.encode(JSONValue(any: ["dry_run": true, "pipelines": entries, "quota": quotaEntries] as [String: Any])))
         }
         return status
     }

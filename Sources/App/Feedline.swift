@@ -465,9 +465,6 @@ public struct Feedline: Sendable {
         }
     }
 
-    /// `s` as a JSON string literal.
-    static func jsonText(_ s: String) -> String { JSONText.string(s) }
-
     static func stripContext(_ message: String, file: String) -> String {
         message.replacingOccurrences(of: " [\(file)]", with: "")
             .replacingOccurrences(of: " [\(URL(fileURLWithPath: file).lastPathComponent)]", with: "")

@@ -218,40 +218,36 @@ extension Feedline {
     }
 
     static func statusJSON(_ rows: [PipelineStatus], quota: [(QuotaUsage, Int?)], day: LocalDate) -> String {
-        let quotaItems = quota.map { usage, limit in
-            "{\"source\":\(jsonText(usage.source)),\"api\":\(jsonText(usage.api)),\"credential_variable\":\(jsonText(usage.credentialVariable)),"
-                + "\"calls\":\(usage.calls),\"limit\":\(limit.map(String.init) ?? "null"),\"remaining\":\(limit.map { String(max($0 - usage.calls, 0)) } ?? "null")}"
+        let apis: [Any] = quota.map { usage, limit -> Any in
+            ["source": usage.source, "api": usage.api, "credential_variable": usage.credentialVariable, "calls": usage.calls,
+             "limit": limit as Any, "remaining": limit.map { max($0 - usage.calls, 0) } as Any]
         }
-        return "{\"pipelines\":\(statusJSON(rows)),\"quota\":{\"kst_date\":\"\(day)\",\"apis\":[\(quotaItems.joined(separator: ","))]}}"
+        let document: [String: Any] = ["pipelines": statusObjects(rows), "quota": ["kst_date": day.description, "apis": apis]]
+        return JSONText.encode(JSONValue(any: document))
     }
 
     static func statusJSON(_ rows: [PipelineStatus]) -> String {
-        func date(_ d: Date?) -> String { d.map { "\"\(iso8601UTC($0))\"" } ?? "null" }
-        func text(_ s: String?) -> String { s.map(jsonText) ?? "null" }
-        let items = rows.map { r -> String in
-            var fields = [
-                "\"pipeline\":\(jsonText(r.pipeline))", "\"schedule\":\(text(r.schedule))", "\"timezone\":\(text(r.timeZone))",
-                "\"next_fire_at\":\(date(r.nextFireAt))",
-                "\"newest_data_at\":\(date(r.newestDataAt))",
-                "\"newest_data_age_seconds\":\(r.newestDataAge.map { String(Int($0)) } ?? "null")",
-                "\"newest_data_kind\":\(text(r.newestDataKind?.rawValue))",
-                "\"stale\":\(r.isStale)", "\"orphan\":\(r.isOrphan)",
-            ]
-            if let run = r.lastRun {
-                fields.append("\"last_run\":{\"id\":\(run.run.rawValue),\"mode\":\(text(run.mode?.rawValue)),\"status\":\(jsonText(run.status)),"
-                    + "\"started_at\":\(date(run.startedAt)),\"finished_at\":\(date(run.finishedAt)),"
-                    + "\"rows_inserted\":\(run.rowsInserted),\"rows_updated\":\(run.rowsUpdated),\"rows_unchanged\":\(run.rowsUnchanged),"
-                    + "\"diagnostics\":\(run.diagnostics),\"error\":\(text(run.error))}")
-            } else {
-                fields.append("\"last_run\":null")
-            }
-            if let lock = r.lock {
-                fields.append("\"lock\":{\"pid\":\(lock.pid),\"host\":\(jsonText(lock.host)),\"acquired_at\":\(date(lock.acquiredAt)),\"heartbeat_at\":\(date(lock.heartbeatAt))}")
-            } else {
-                fields.append("\"lock\":null")
-            }
-            return "{" + fields.joined(separator: ",") + "}"
+        JSONText.encode(JSONValue(any: statusObjects(rows)))
+    }
+
+    /// One object per pipeline; absent values are null.
+    static func statusObjects(_ rows: [PipelineStatus]) -> [Any] {
+        func date(_ d: Date?) -> Any { d.map(iso8601UTC) as Any }
+        return rows.map { r -> Any in
+            let lastRun: Any = r.lastRun.map { run -> Any in
+                ["id": Int(run.run.rawValue), "mode": run.mode?.rawValue as Any, "status": run.status,
+                 "started_at": date(run.startedAt), "finished_at": date(run.finishedAt),
+                 "rows_inserted": run.rowsInserted, "rows_updated": run.rowsUpdated, "rows_unchanged": run.rowsUnchanged,
+                 "diagnostics": run.diagnostics, "error": run.error as Any]
+            } as Any
+            let lock: Any = r.lock.map { lock -> Any in
+                ["pid": Int(lock.pid), "host": lock.host, "acquired_at": date(lock.acquiredAt), "heartbeat_at": date(lock.heartbeatAt)]
+            } as Any
+            return ["pipeline": r.pipeline, "schedule": r.schedule as Any, "timezone": r.timeZone as Any,
+                    "next_fire_at": date(r.nextFireAt), "newest_data_at": date(r.newestDataAt),
+                    "newest_data_age_seconds": r.newestDataAge.map { Int($0) } as Any,
+                    "newest_data_kind": r.newestDataKind?.rawValue as Any,
+                    "stale": r.isStale, "orphan": r.isOrphan, "last_run": lastRun, "lock": lock] as [String: Any]
         }
-        return "[" + items.joined(separator: ",") + "]"
     }
 }
