@@ -101,7 +101,7 @@ public enum PipelineFileBounds {
                         blockScalarParent = indent
                         i = line.endIndex
                         continue
-                    case UInt8(ascii: "-"), UInt8(ascii: "?") where nextIsSpace:
+                    case UInt8(ascii: "-") where nextIsSpace, UInt8(ascii: "?") where nextIsSpace:
                         compact += 1
                         i += 1
                         continue

@@ -61,6 +61,9 @@ import Glibc
         #expect(check("description: |\n  * first point\n  & second\n    *deeper\nsource: airkorea\n") == nil)
         #expect(check("description: >-\n  *folded*\nsource: x\n") == nil)
         #expect(check("parameters:\n  sidoName: [서울, 부산]\n  q: {a: b, c: \"*\"}\n") == nil)
+        // A dash not followed by a space starts a plain scalar, not a sequence entry.
+        #expect(check("description: -*new* stations\nq: -&x\n") == nil)
+        #expect(check("list:\n  - *alias\n") != nil)
         // Every bundled pipeline file passes.
         let bundled = FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")
         let files = try FileManager.default.contentsOfDirectory(at: bundled, includingPropertiesForKeys: nil)
