@@ -60,19 +60,11 @@ struct CareerNetDecoder {
     /// top-level array.
     private static let jsonItemPaths: Set<String> = ["", "content", "dataSearch/content"]
 
-    /// One element of a JSON item list, kept until the whole page has been read.
-    private enum JSONElement {
-        case item(ItemFields)
-        case notObject(position: Int)
-    }
-
     private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
         let reader = JSONItemReader(schema: endpoint.schema, itemPaths: Self.jsonItemPaths, singleItemPaths: ["content", "dataSearch/content"])
         // A cut-off document or an error answer must not leave a partly delivered page behind:
         // the page is read and judged whole before any item is mapped.
-        var elements: [JSONElement] = []
-        let envelope = try reader.read(file: file, onItem: { elements.append(.item($0)) },
-                                       onNonObject: { elements.append(.notObject(position: $0)) })
+        let (envelope, elements) = try reader.readPage(file: file)
         try checkEnvelope(envelope)
         for case .item(let item) in elements {
             try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: item["code"])

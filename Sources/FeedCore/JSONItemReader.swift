@@ -52,6 +52,23 @@ public struct JSONItemReader: Sendable {
         return try read(data: data, context: file.lastPathComponent, onItem: onItem, onNonObject: onNonObject)
     }
 
+    /// One element of a page's item list, as `readPage` keeps it.
+    public enum PageElement {
+        case item(ItemFields)
+        /// An array element that is not an object, at this position.
+        case notObject(position: Int)
+    }
+
+    /// Reads `file` whole and returns its items in order, for decoders that must judge the
+    /// envelope (an error answer, a cut-off document) before mapping anything, so a bad page
+    /// never leaves part of itself delivered. Memory is one page of field strings.
+    public func readPage(file: URL) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
+        var elements: [PageElement] = []
+        let envelope = try read(file: file, onItem: { elements.append(.item($0)) },
+                                onNonObject: { elements.append(.notObject(position: $0)) })
+        return (envelope, elements)
+    }
+
     public func read(data: Data, context: String = "payload", onItem: (ItemFields) throws -> Void,
                      onNonObject: (Int) -> Void = { _ in }) throws -> JSONEnvelope {
         try withoutActuallyEscaping(onItem) { onItem in

@@ -32,19 +32,11 @@ struct SaraminDecoder {
 
     // MARK: - JSON
 
-    /// One element of the `job` list, kept until the whole page has been read.
-    private enum JSONElement {
-        case job(ItemFields)
-        case notObject(position: Int)
-    }
-
     private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
         let reader = JSONItemReader(schema: SaraminField.schema, itemPaths: ["jobs/job"], singleItemPaths: ["jobs/job"])
         // A cut-off document must not leave a partly delivered page behind: the page is read
         // whole before any job is mapped.
-        var elements: [JSONElement] = []
-        let envelope = try reader.read(file: file, onItem: { elements.append(.job($0)) },
-                                       onNonObject: { elements.append(.notObject(position: $0)) })
+        let (envelope, elements) = try reader.readPage(file: file)
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         guard envelope.objects.contains("") else {
             throw FeedError(.malformed, .terminal, "The JSON is not an object: it is not a Saramin job-search answer.", context: origin)
@@ -55,7 +47,7 @@ struct SaraminDecoder {
         }
         for element in elements {
             switch element {
-            case .job(let job): try deliver(SaraminJobMapping.map(job), to: &sink)
+            case .item(let job): try deliver(SaraminJobMapping.map(job), to: &sink)
             case .notObject(let position): sink.diagnose(.notAnObject(position: position, noun: "job"))
             }
         }
