@@ -5,8 +5,14 @@ import Pipeline
 /// come as new migrations appended here.
 enum FeedlineMigrations {
     /// feedline's own migrations, then the feeds' (`FeedSchema.migrations`, in the order given).
-    static func migrator(with feedMigrations: [SchemaMigration]) -> DatabaseMigrator {
+    /// Throws `SchemaMigrationError` when an identifier is used twice (GRDB would stop the
+    /// process).
+    static func migrator(with feedMigrations: [SchemaMigration]) throws -> DatabaseMigrator {
         var migrator = migrator
+        var seen = Set(migrator.migrations)
+        for migration in feedMigrations where !seen.insert(migration.identifier).inserted {
+            throw SchemaMigrationError(identifier: migration.identifier)
+        }
         for migration in feedMigrations {
             migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sqlite) }
         }
@@ -197,4 +203,13 @@ enum FeedlineMigrations {
         SELECT m.* FROM measurement m
         WHERE m.observed_at = (SELECT max(observed_at) FROM measurement n WHERE n.station_name = m.station_name);
     """
+}
+
+/// Two migrations, feedline's or a feed's, share an identifier: a programming error in a feed's
+/// `FeedSchema`, reported before anything is opened.
+public struct SchemaMigrationError: Error, CustomStringConvertible, Sendable {
+    public let identifier: String
+    public var description: String {
+        "two migrations are called '\(identifier)': every migration a feed brings needs an identifier of its own (prefix it with the feed's name)."
+    }
 }

@@ -35,7 +35,7 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         self.busyTimeout = busyTimeout
         self.process = process
         self.writers = schema.writerByType
-        let migrator = FeedlineMigrations.migrator(with: schema.migrations)
+        let migrator = try FeedlineMigrations.migrator(with: schema.migrations)
         var migrate = true
         switch try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
         case .empty: break

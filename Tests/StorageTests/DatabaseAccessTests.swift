@@ -101,6 +101,19 @@ import TestSupport
         #expect(try store.hasTable("measurement"))
     }
 
+    @Test("a feed migration that reuses an identifier is a clear error, not a stopped process")
+    func duplicateMigrationIdentifiersAreRefused() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let twice = FeedSchema(migrations: [SchemaMigration("pollen-v1", sqlite: "CREATE TABLE a (x)"),
+                                            SchemaMigration("pollen-v1", sqlite: "CREATE TABLE b (x)")])
+        let error = try #require(throws: SchemaMigrationError.self) { try SQLiteStore(path: dir.path("f.sqlite").path, schema: twice) }
+        #expect(error.description.contains("'pollen-v1'"))
+        // A feed's migration may not take one of feedline's own identifiers either.
+        let core = FeedSchema(migrations: [SchemaMigration("v2-careers", sqlite: "SELECT 1")])
+        #expect(throws: SchemaMigrationError.self) { try SQLiteStore(path: dir.path("g.sqlite").path, schema: core) }
+    }
+
     @Test("a database a newer feedline migrated is refused for writing, naming the migration, and still read")
     func newerDatabaseIsRefusedForWritingButRead() throws {
         let dir = try TemporaryDirectory("access")
