@@ -40,6 +40,13 @@ enum JSONValue: Encodable {
     /// optionals, arrays, `[String: …]` dictionaries and `Encodable` values; anything else is
     /// written as its description.
     init(any value: Any) {
+        // An optional (of any depth) is its wrapped value or null. Checked first: every value
+        // also casts to `Optional<Any>`, which would wrap it again and again.
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            self = mirror.children.first.map { JSONValue(any: $0.value) } ?? .null
+            return
+        }
         switch value {
         case is NSNull: self = .null
         case let v as Bool: self = .bool(v)
@@ -51,7 +58,6 @@ enum JSONValue: Encodable {
         case let v as String: self = .string(v)
         case let v as [String: Any]: self = .object(v.mapValues(JSONValue.init(any:)))
         case let v as [Any]: self = .array(v.map(JSONValue.init(any:)))
-        case let v as Optional<Any>: self = v.map(JSONValue.init(any:)) ?? .null
         case let v as any Encodable: self = .encodable(v)
         default: self = .string(String(describing: value))
         }
