@@ -16,6 +16,7 @@ let mainIdentity = URL(fileURLWithPath: mainPath, relativeTo: URL(fileURLWithPat
 let kit = Target.Dependency.product(name: "FeedlineKit", package: mainIdentity)
 let app = Target.Dependency.product(name: "FeedlineApp", package: mainIdentity)
 let driver = Target.Dependency.target(name: "FuzzDriver")
+let readers = Target.Dependency.target(name: "ReaderFuzzing")
 
 let package = Package(
     name: "feedline-fuzz",
@@ -24,10 +25,12 @@ let package = Package(
     targets: [
         // Hands the command line to libFuzzer's driver (see its header).
         .target(name: "FuzzDriver"),
+        // The schemas and item touch shared by the two item-reader targets.
+        .target(name: "ReaderFuzzing", dependencies: [kit]),
         // XMLItemReader (libxml2 SAX) over an AirKorea-like flat schema and a Saramin-like one named by path.
-        .executableTarget(name: "fuzz-xml-items", dependencies: [driver, kit], path: "Sources/XMLItems"),
+        .executableTarget(name: "fuzz-xml-items", dependencies: [driver, readers, kit], path: "Sources/XMLItems"),
         // JSONItemReader (one pass) with the AirKorea item paths, and a Saramin-like schema named by path.
-        .executableTarget(name: "fuzz-json-items", dependencies: [driver, kit], path: "Sources/JSONItems"),
+        .executableTarget(name: "fuzz-json-items", dependencies: [driver, readers, kit], path: "Sources/JSONItems"),
         // Payload recognition as `feedline replay` does it: sniff the format, ask every feed.
         .executableTarget(name: "fuzz-recognition", dependencies: [driver, kit, app], path: "Sources/Recognition"),
         // The pipeline-file decoder (bounds, PlainYAML, field checks) through PipelineCatalog.load.

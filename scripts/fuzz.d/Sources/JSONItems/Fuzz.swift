@@ -1,23 +1,14 @@
 // libFuzzer target: JSONItemReader.read(data:) over arbitrary bytes, with the item paths and
-// depth bound the AirKorea decoder uses. Thrown errors are the reader's answer to bad input;
-// only crashes, hangs and sanitizer reports are failures.
+// depth bound the AirKorea decoder uses, and a schema named by path (Saramin's shape). Thrown
+// errors are the reader's answer to bad input; only crashes, hangs and sanitizer reports are
+// failures.
 import FeedCore
 import Foundation
 import FuzzDriver
+import ReaderFuzzing
 
-/// The AirKorea realtime fields (standard 4 KiB bound) and a forecast text (prose, 64 KiB).
-let schema = FieldSchema([
-    "dataTime", "stationName", "stationCode", "sidoName", "mangName", "so2Value", "coValue", "o3Value",
-    "no2Value", "pm10Value", "pm25Value", "khaiValue", "khaiGrade", "pm10Flag", "pm25Flag", "informOverall",
-], prose: ["informOverall"])
-let reader = JSONItemReader(schema: schema, itemPaths: ["", "list", "response/body/items", "response/body/items/item"],
+let reader = JSONItemReader(schema: flatSchema, itemPaths: ["", "list", "response/body/items", "response/body/items/item"],
                             singleItemPaths: ["response/body/items/item"])
-/// Fields named by path, as Saramin's are: members of nested objects.
-let nestedSchema = FieldSchema([
-    "id", "url", "active", "keyword", "company/detail/name", "company/detail/href", "company/name", "company/name/href",
-    "position/title", "position/location", "position/location/code", "position/location/name",
-    "position/experience-level/code", "position/experience-level/min", "salary", "salary/code",
-], prose: ["keyword"])
 let nestedReader = JSONItemReader(schema: nestedSchema, itemPaths: ["jobs/job"], singleItemPaths: ["jobs/job"])
 /// Keeps the work observable so the optimiser cannot drop it.
 nonisolated(unsafe) var sink = 0
@@ -27,11 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     var seen = 0
     for reader in [reader, nestedReader] {
-        if let envelope = try? reader.read(data: bytes, onItem: { item in
-            // Touch what the decoders read: every value, type mismatches, notes and their diagnostics.
-            for (index, value) in item.values.enumerated() where value != nil { seen &+= index &+ value!.utf8.count }
-            seen &+= item.typeMismatches.count &+ item.notes.count &+ item.readerDiagnostics().count
-        }, onNonObject: { seen &+= $0 }) {
+        if let envelope = try? reader.read(data: bytes, onItem: { seen &+= touch($0) }, onNonObject: { seen &+= $0 }) {
             seen &+= envelope.leaves.count &+ envelope.itemArrays.count &+ envelope.itemCount &+ envelope.rootKeys.count
         }
     }

@@ -1,21 +1,12 @@
-// libFuzzer target: XMLItemReader.read(data:) over arbitrary bytes, with a flat schema and with fields named by path. Thrown errors are the
-// reader's answer to bad input; only crashes, hangs and sanitizer reports are failures.
+// libFuzzer target: XMLItemReader.read(data:) over arbitrary bytes, with a flat schema and with
+// fields named by path. Thrown errors are the reader's answer to bad input; only crashes, hangs
+// and sanitizer reports are failures.
 import FeedCore
 import Foundation
 import FuzzDriver
+import ReaderFuzzing
 
-/// The AirKorea realtime fields (standard 4 KiB bound) and a forecast text (prose, 64 KiB).
-let schema = FieldSchema([
-    "dataTime", "stationName", "stationCode", "sidoName", "mangName", "so2Value", "coValue", "o3Value",
-    "no2Value", "pm10Value", "pm25Value", "khaiValue", "khaiGrade", "pm10Flag", "pm25Flag", "informOverall",
-], prose: ["informOverall"])
-let reader = XMLItemReader(schema: schema)
-/// Fields named by path, as Saramin's are: nested elements and attributes (`code`, `href`).
-let nestedSchema = FieldSchema([
-    "id", "url", "active", "keyword", "company/detail/name", "company/detail/href", "company/name", "company/name/href",
-    "position/title", "position/location", "position/location/code", "position/location/name",
-    "position/experience-level/code", "position/experience-level/min", "salary", "salary/code",
-], prose: ["keyword"])
+let reader = XMLItemReader(schema: flatSchema)
 let nestedReader = XMLItemReader(schema: nestedSchema, itemElement: "job")
 /// Keeps the work observable so the optimiser cannot drop it.
 nonisolated(unsafe) var sink = 0
@@ -25,11 +16,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     var seen = 0
     for reader in [reader, nestedReader] {
-        if let envelope = try? reader.read(data: bytes, onItem: { item in
-            // Touch what the decoders read: every value, the notes and their diagnostics.
-            for (index, value) in item.values.enumerated() where value != nil { seen &+= index &+ value!.utf8.count }
-            seen &+= item.notes.count &+ item.readerDiagnostics().count
-        }) {
+        if let envelope = try? reader.read(data: bytes, onItem: { seen &+= touch($0) }) {
             seen &+= envelope.rootElement.utf8.count &+ envelope.leaves.count &+ envelope.itemCount
         }
     }
