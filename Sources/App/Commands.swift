@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `feedline`: the command tree. Commands parse and validate, then hand over to `Feedline`.
+/// `feedline`: the command tree. Commands parse and validate, then hand over to `Console`.
 public struct FeedlineCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "feedline",
@@ -159,7 +159,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
-        try finish(await Feedline(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun))
+        try finish(await Console(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun))
     }
 }
 
@@ -203,7 +203,7 @@ struct ReplayCommand: AsyncParsableCommand {
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }, uniquingKeysWith: { _, b in b })
         let paths = Paths(environment: env, database: global.db)
-        try finish(Feedline(environment: env).replay(inputs: inputs, sourceHint: source, parameters: parameters, paths: paths, force: force, json: json))
+        try finish(await Console(environment: env).replay(inputs: inputs, sourceHint: source, parameters: parameters, paths: paths, force: force, json: json))
     }
 }
 
@@ -235,6 +235,6 @@ struct PipelinesCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
-        try finish(Feedline(environment: env).listPipelines(paths: paths, json: json))
+        try finish(Console(environment: env).listPipelines(paths: paths, json: json))
     }
 }

@@ -2,14 +2,14 @@ import Foundation
 import Pipeline
 import Storage
 
-extension Feedline {
+extension AppEnvironment {
     /// Opens the database at `paths.database`: for writing (`run`, `replay`: created and migrated
     /// if needed, refused when it is another application's or a newer feedline's) or for reading
     /// (`status`, `intake`: never created or written). The busy timeout comes from
     /// `FEEDLINE_BUSY_TIMEOUT_MS` (default 10 s for writers, 5 s for readers).
     func openStore(_ paths: Paths, forWriting: Bool = true) throws -> any FeedlineStore {
-        let timeout = try Self.busyTimeout(environment.variables)
-        if forWriting { return try SQLiteStore(path: paths.database.path, schema: environment.storeSchema, busyTimeout: timeout ?? 10) }
+        let timeout = try Self.busyTimeout(variables)
+        if forWriting { return try SQLiteStore(path: paths.database.path, schema: storeSchema, busyTimeout: timeout ?? 10) }
         return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
     }
 
@@ -20,19 +20,16 @@ extension Feedline {
         return try openStore(paths, forWriting: false)
     }
 
-    /// Says on stderr why the database could not be opened and returns the exit status: 75 when
-    /// it was busy, 78 when it is missing, refused or the timeout setting is bad, 1 otherwise.
-    func databaseOpenFailure(_ error: Error, paths: Paths) -> ExitStatus {
+    /// Why the database could not be opened, and the exit status: 75 when it was busy, 78 when
+    /// it is missing, refused or the timeout setting is bad, 1 otherwise.
+    func databaseOpenRefusal(_ error: Error, paths: Paths) -> CommandRefusal {
         switch error {
         case let error as DatabaseAccessError:
-            environment.errorOutput("error: \(error)")
-            return error.kind == .busy ? .temporaryFailure : .configuration
+            return CommandRefusal(error.kind == .busy ? .temporaryFailure : .configuration, error: "\(error)")
         case let error as RetryConfigurationError:
-            environment.errorOutput("error: \(error)")
-            return .configuration
+            return CommandRefusal(.configuration, error: "\(error)")
         default:
-            environment.errorOutput("error: cannot open the database \(paths.database.path): \(error)")
-            return .failure
+            return CommandRefusal(.failure, error: "cannot open the database \(paths.database.path): \(error)")
         }
     }
 
@@ -44,5 +41,18 @@ extension Feedline {
             throw RetryConfigurationError(message: "FEEDLINE_BUSY_TIMEOUT_MS must be a whole number in 0…3600000, not '\(raw)'.")
         }
         return Double(ms) / 1000
+    }
+}
+
+extension Console {
+    /// Prints a refusal on standard error and returns its exit status.
+    func refused(_ refusal: CommandRefusal) -> ExitStatus {
+        refusal.lines.forEach(environment.errorOutput)
+        return refusal.status
+    }
+
+    /// Says on stderr why the database could not be opened and returns the exit status.
+    func databaseOpenFailure(_ error: Error, paths: Paths) -> ExitStatus {
+        refused(environment.databaseOpenRefusal(error, paths: paths))
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Pipeline
 import Storage
 
-extension Feedline {
+extension Console {
     /// `feedline run --dry-run`: prints what a run would do and calls nothing, writes nothing.
     ///
     /// Live: every first-page request with its redacted URL; pages are known only as `1+`,
@@ -46,14 +46,19 @@ extension Feedline {
             environment.errorOutput("error: \(error)")
             return .configuration
         }
+        let reader: (any FeedlineStore)?
+        do { reader = try environment.existingStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
+        // The same plans a run would make: placeholders expanded, resumed from the bookmarks.
+        let plans = pipelines.map { p in environment.plan(p, bookmarks: (try? reader?.bookmarks(pipeline: p.name)) ?? [:]) }
         var status = ExitStatus.success
         var entries: [Any] = []
         if !json { environment.output("dry run: no request is sent and nothing is written.") }
-        for p in pipelines {
-            guard let feed = environment.feeds.first(where: { $0.source == p.source }) else { continue }
-            let expanded = Self.expandingPlaceholders(p, now: environment.clock())
+        for plan in plans {
+            let p = plan.pipeline
             let requests: [FeedRequest]
-            do { requests = try feed.requests(for: expanded.spec) } catch {
+            switch plan.requests {
+            case .success(let built): requests = built
+            case .failure(let error):
                 environment.errorOutput("error: \(p.file): \(error)")
                 status = .configuration
                 continue
@@ -80,8 +85,7 @@ extension Feedline {
 
         var quotaEntries: [Any] = []
         do {
-            let reader = try existingStore(paths)
-            let checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in
+            let checks = try environment.quotaChecks(plans, limits: control.limits) { scopes, day in
                 guard let reader, try reader.hasTable("api_call") else { return [:] }
                 return try reader.callsMade(scopes, on: day)
             }

@@ -1,15 +1,15 @@
 import Foundation
 
-extension Feedline {
+extension AppEnvironment {
     /// The one line for a live run that lacks API keys: every missing variable, and the exact
     /// command that runs the same pipelines from their fixture files instead (the same names,
     /// and `--db`/`--pipelines-dir`/`--fixtures` when they differ from the defaults).
     func missingKeysMessage(_ variables: [String], names: [String], paths: Paths) -> String {
-        let defaults = Paths(environment: environment)
+        let defaults = Paths(environment: self)
         var command = ["feedline", "run"] + names
-        if paths.database != defaults.database { command += ["--db", environment.displayPath(paths.database)] }
-        if paths.pipelines != defaults.pipelines { command += ["--pipelines-dir", environment.displayPath(paths.pipelines)] }
-        if paths.fixtures != defaults.fixtures { command += ["--fixtures", environment.displayPath(paths.fixtures)] }
+        if paths.database != defaults.database { command += ["--db", displayPath(paths.database)] }
+        if paths.pipelines != defaults.pipelines { command += ["--pipelines-dir", displayPath(paths.pipelines)] }
+        if paths.fixtures != defaults.fixtures { command += ["--fixtures", displayPath(paths.fixtures)] }
         let shown = "`" + command.map(Self.shellQuoted).joined(separator: " ") + "`"
         let what = names.count == 1 ? "the pipeline from its fixture files" : "the same pipelines from their fixture files"
         if variables.count == 1 {

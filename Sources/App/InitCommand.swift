@@ -24,11 +24,11 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = try global.environment()
-        try finish(Feedline(environment: env).initHome(at: env.resolve(directory), named: directory, overwrite: force))
+        try finish(Console(environment: env).initHome(at: env.resolve(directory), named: directory, overwrite: force))
     }
 }
 
-extension Feedline {
+extension Console {
     /// `feedline init DIR`: writes a home and says what to do next. Exit: 0 written (or already
     /// there); 1 a file could not be written.
     public func initHome(at directory: URL, named: String, overwrite: Bool) -> ExitStatus {

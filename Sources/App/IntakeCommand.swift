@@ -73,7 +73,7 @@ struct IntakeCommand: AsyncParsableCommand {
         let paths = Paths(environment: env, database: global.db)
         let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
                                     metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
-        try finish(Feedline(environment: env).intake(request, paths: paths, json: json))
+        try finish(Console(environment: env).intake(request, paths: paths, json: json))
     }
 }
 
@@ -93,7 +93,7 @@ public struct IntakeRequest: Sendable {
     }
 }
 
-extension Feedline {
+extension Console {
     /// Prints a station's day and week of inhaled PM, computed by the Domain intake model from
     /// the stored measurements.
     /// Exit: 0 printed; 1 no measurements for the station (with the close station names);
@@ -104,7 +104,7 @@ extension Feedline {
             return .configuration
         }
         do {
-            let store = try openStore(paths, forWriting: false)  // a reader: never migrates or writes
+            let store = try environment.openStore(paths, forWriting: false)  // a reader: never migrates or writes
             guard try store.hasStation(request.station) else {
                 environment.errorOutput("error: " + unknownStationMessage(request.station, paths: paths))
                 return .failure
@@ -134,7 +134,7 @@ extension Feedline {
     }
 }
 
-extension Feedline {
+extension Console {
     /// `no measurements for station 'X' in DB; did you mean `Y`? Known: …` (the stations that
     /// have measurements, closest first, as `report` lists them).
     func unknownStationMessage(_ station: String, paths: Paths) -> String {

@@ -16,7 +16,7 @@ enum JSONText {
 
     /// Shared: the CLI encodes on one thread at a time, and building an encoder costs more than
     /// encoding a short string.
-    nonisolated(unsafe) private static let encoder: JSONEncoder = {
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

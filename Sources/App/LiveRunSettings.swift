@@ -53,76 +53,55 @@ struct LiveRunSettings: Sendable {
     }
 }
 
-extension Feedline {
+extension AppEnvironment {
     /// The runner every command loads through (run, replay, schedule, backfill), logging its events.
     func makeRunner(store: any FeedlineStore) -> PipelineRunner {
-        let logger = environment.logger
-        return PipelineRunner(feeds: environment.feeds, store: store, clock: environment.clock) { event in
-            Self.log(event, logger: logger)
-        }
+        let logger = logger
+        return PipelineRunner(feeds: feeds, store: store, clock: clock) { event in Console.log(event, logger: logger) }
     }
 
     /// The innermost live fetcher (key at send time, HTTP, archive under `paths.archive`); a live
     /// run wraps it with `LiveRunSettings.fetcher` (through `prepareLiveRun`, or backfill's plan).
     func makeLiveFetcher(paths: Paths) -> LiveFetcher {
-        LiveFetcher(transport: environment.transport, environment: environment.variables,
-                    archive: PayloadArchive(root: paths.archive), clock: environment.clock)
+        LiveFetcher(transport: transport, environment: variables, archive: PayloadArchive(root: paths.archive), clock: clock)
     }
 
-    /// What a live run needs before it starts: the wrapped fetcher, or the exit status that stops it.
-    enum LiveRunPreparation {
-        case ready(any PayloadFetching)
-        case refused(ExitStatus)
-    }
-
-    /// Reads the run-control settings, checks that the first pages of every selected pipeline
-    /// fit in what is left of today's quotas (saying so and refusing with exit 75 when they do
-    /// not, before anything is fetched), and wraps `live` in retries and quota counting.
-    func prepareLiveRun(_ pipelines: [PipelineDefinition], base live: LiveFetcher, store: any FeedlineStore) -> LiveRunPreparation {
+    /// Reads the run-control settings, checks that the first pages of every planned run fit in
+    /// what is left of today's quotas (refusing with exit 75 when they do not, before anything
+    /// is fetched), and wraps `live` in retries and quota counting.
+    func prepareLiveRun(_ plans: [PlannedRun], base live: LiveFetcher, store: any FeedlineStore) throws(CommandRefusal) -> any PayloadFetching {
         let control: LiveRunSettings
-        do { control = try LiveRunSettings.from(environment) } catch {
-            environment.errorOutput("error: \(error)")
-            return .refused(.configuration)
-        }
+        do { control = try LiveRunSettings.from(self) } catch { throw CommandRefusal(.configuration, error: "\(error)") }
         let checks: [QuotaCheck]
         do {
-            checks = try quotaChecks(pipelines, limits: control.limits) { scopes, day in try store.callsMade(scopes, on: day) }
+            checks = try quotaChecks(plans, limits: control.limits) { scopes, day in try store.callsMade(scopes, on: day) }
         } catch {
-            environment.errorOutput("error: cannot read the quota ledger in \(store.location): \(error)")
-            return .refused(.failure)
+            throw CommandRefusal(.failure, error: "cannot read the quota ledger in \(store.location): \(error)")
         }
         for check in checks {
-            environment.logger.info("quota", metadata: [
+            logger.info("quota", metadata: [
                 "quota.scope": "\(check.scope)", "quota.day": "\(check.day)", "quota.used": "\(check.used)",
                 "quota.limit": "\(check.limit.map(String.init) ?? "none")", "quota.minimum_calls": "\(check.minimumCalls)",
             ])
         }
         let short = checks.filter { !$0.fits }
         if !short.isEmpty {
-            for check in short {
-                environment.errorOutput("error: not starting: today's quota would run out. \(check.sentence). "
-                                        + "Try after midnight KST, or set \(QuotaLimits.variableName(for: check.scope.source)) if the key allows more.")
-            }
-            return .refused(.temporaryFailure)
+            throw CommandRefusal(.temporaryFailure, short.map { check in
+                "error: not starting: today's quota would run out. \(check.sentence). "
+                    + "Try after midnight KST, or set \(QuotaLimits.variableName(for: check.scope.source)) if the key allows more."
+            })
         }
-        return .ready(control.fetcher(live, ledger: store, environment: environment))
+        return control.fetcher(live, ledger: store, environment: self)
     }
 
-    /// The quota position of every scope the pipelines' first pages call, with `used` read
-    /// through `usage`. Pipelines whose requests cannot be built are left out (their run reports it).
-    func quotaChecks(_ pipelines: [PipelineDefinition], limits: QuotaLimits,
+    /// The quota position of every scope the planned runs' first pages call, with `used` read
+    /// through `usage`. Runs whose requests cannot be built are left out (their run reports it).
+    func quotaChecks(_ plans: [PlannedRun], limits: QuotaLimits,
                      usage: ([QuotaScope], LocalDate) throws -> [QuotaScope: Int]) throws -> [QuotaCheck] {
-        let requests = pipelines.flatMap { firstPageRequests($0) }
-        let minimum = QuotaPlanner.minimumCalls(requests) { QuotaCountingFetcher.scope(of: $0, environment: environment.variables) }
-        let day = quotaDay(environment.clock())
+        let requests = plans.flatMap { (try? $0.requests.get()) ?? [] }
+        let minimum = QuotaPlanner.minimumCalls(requests) { QuotaCountingFetcher.scope(of: $0, environment: variables) }
+        let day = quotaDay(clock())
         let used = try usage(Array(minimum.keys), day)
         return QuotaPlanner.check(minimum, used: used, limits: limits, day: day)
-    }
-
-    /// The first-page requests of a pipeline with placeholders expanded, or none if they cannot be built.
-    func firstPageRequests(_ pipeline: PipelineDefinition) -> [FeedRequest] {
-        guard let feed = environment.feeds.first(where: { $0.source == pipeline.source }) else { return [] }
-        let expanded = Self.expandingPlaceholders(pipeline, now: environment.clock())
-        return (try? feed.requests(for: expanded.spec)) ?? []
     }
 }

@@ -33,6 +33,19 @@ public struct PipelineDefinition: Sendable {
     }
 }
 
+/// A live run of a pipeline, planned once: placeholders expanded, resumed from the bookmarks it
+/// was planned with, and its first-page requests built (or why they cannot be). The quota check,
+/// the dry run and the runner all use this one value.
+public struct PlannedRun: Sendable {
+    public var pipeline: PipelineDefinition
+    public var bookmarks: [String: String]
+    public var requests: Result<[FeedRequest], FeedError>
+
+    public init(pipeline: PipelineDefinition, bookmarks: [String: String], requests: Result<[FeedRequest], FeedError>) {
+        self.pipeline = pipeline; self.bookmarks = bookmarks; self.requests = requests
+    }
+}
+
 /// Fetches one request: the live HTTP path (with archive) or a test double. Implemented in FeedCore.
 public protocol PayloadFetching: Sendable {
     func fetch(_ request: FeedRequest) async throws -> RawPayload
@@ -105,11 +118,12 @@ public struct PipelineRunner: Sendable {
         self.events = events
     }
 
-    /// Fetches every page of every request of `pipeline` through `fetcher`, stopping at a short
-    /// or empty page (or `maxPages`).
-    public func fetchAll(_ pipeline: PipelineDefinition, feed: any Feed, fetcher: any PayloadFetching) async throws -> [StagedPayload] {
+    /// Fetches every page of every planned request through `fetcher`, stopping at a short or
+    /// empty page (or `maxPages`).
+    public func fetchAll(_ plan: PlannedRun, feed: any Feed, fetcher: any PayloadFetching) async throws -> [StagedPayload] {
+        let pipeline = plan.pipeline
         var staged: [StagedPayload] = []
-        for first in try feed.requests(for: pipeline.spec) {
+        for first in try plan.requests.get() {
             var page = 1
             while true {
                 let request = feed.request(first, page: page) ?? first
@@ -137,10 +151,10 @@ public struct PipelineRunner: Sendable {
     /// Runs a pipeline live: fetch everything, then load it in one transaction. Each page is
     /// decoded once, while it is fetched; its records wait in memory for the load (a run holds
     /// at most `max_pages` pages per request).
-    public func runLive(_ pipeline: PipelineDefinition, fetcher: any PayloadFetching) async -> RunReport {
-        await run(pipeline.name, mode: .live) {
-            let feed = try self.feed(named: pipeline.source)
-            return try await self.fetchAll(pipeline, feed: feed, fetcher: fetcher)
+    public func runLive(_ plan: PlannedRun, fetcher: any PayloadFetching) async -> RunReport {
+        await run(plan.pipeline.name, mode: .live) {
+            let feed = try self.feed(named: plan.pipeline.source)
+            return try await self.fetchAll(plan, feed: feed, fetcher: fetcher)
         }
     }
 
@@ -153,33 +167,59 @@ public struct PipelineRunner: Sendable {
     /// reported and the others still load. When no file loads at all (every one failed), the
     /// run fails: nothing is kept and the ledger records it as `failed`.
     ///
-    /// Parsing, mapping and transforming run on a second thread, at most two payloads ahead of
-    /// the writer, so the two stages overlap on a machine with more than one core while memory
-    /// stays bounded by a few pages of records. Everything is written in file order by the
-    /// thread that holds the transaction, so the result is the same as one-by-one loading.
-    public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) -> RunReport {
+    /// Parsing, mapping and transforming run in a child task, at most two payloads ahead of the
+    /// writer, so the two stages overlap on a machine with more than one core while memory
+    /// stays bounded by a few pages of records. The transaction runs on a queue of its own (a
+    /// store's load is blocking work, kept off the concurrency pool) and writes in file order,
+    /// so the result is the same as one-by-one loading.
+    public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) async -> RunReport {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
         events(.started(pipeline: name))
         events(.staged(count: payloads.count + unreadable.count))
         for failure in unreadable { events(.fileFailed(file: failure.file, error: failure.error)) }
+        let ahead = PreparationQueue(capacity: 2)
+        let outcome: Result<(RunID, LoadCounts, [(file: String, error: String)]), Error> = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The writer says which payloads need parsing once its transaction has begun.
+                guard let work = await ahead.work() else { return }
+                for staged in work {
+                    guard await ahead.push(Result { try Self.prepare(staged) }) else { return }
+                }
+            }
+            let written = await Self.blocking { () throws -> (RunID, LoadCounts, [(file: String, error: String)]) in
+                defer { ahead.cancel() }
+                return try self.writeReplay(name, started: started, payloads: payloads, unreadable: unreadable, force: force, ahead: ahead)
+            }
+            ahead.cancel()  // also when the load failed before its body began
+            await group.waitForAll()
+            return written
+        }
+        switch outcome {
+        case .success(let (run, counts, fileErrors)):
+            report.run = run; report.counts = counts; report.fileErrors += fileErrors
+        case .failure(let error):
+            report.error = asFeedError(error)
+            if let failure = error as? ReplayLoadFailure {
+                report.run = failure.run; report.fileErrors += failure.fileErrors
+                report.error = asFeedError(failure.underlying)
+            }
+            if let run = report.run { try? store.failRun(run, error: "\(report.error?.description ?? "\(error)")", finishedAt: clock()) }
+        }
+        return report
+    }
+
+    /// The writer's side of `replay`: begins the run and loads every payload in one transaction,
+    /// taking prepared payloads from `ahead` in file order.
+    private func writeReplay(_ name: String, started: Date, payloads: [StagedPayload], unreadable: [(file: String, error: String)],
+                             force: Bool, ahead: PreparationQueue) throws -> (RunID, LoadCounts, [(file: String, error: String)]) {
+        let run = try store.beginRun(pipeline: name, mode: .replay, startedAt: started)
         var fileErrors: [(file: String, error: String)] = []
         do {
-            let run = try store.beginRun(pipeline: name, mode: .replay, startedAt: started)
-            report.run = run
-            report.counts = try store.load(run: run, finishedAt: clock) { session in
+            let counts = try store.load(run: run, finishedAt: clock) { session in
                 // Payloads loaded by earlier runs are not parsed at all.
                 let wanted = try payloads.map { try force || !session.wasLoaded(sha256: $0.payload.sha256) }
-                let ahead = PreparationQueue(capacity: 2)
-                let work = zip(payloads, wanted).filter(\.1).map(\.0)
-                let preparer = Thread {
-                    for staged in work {
-                        guard ahead.push(Result { try Self.prepare(staged) }) else { return }
-                    }
-                }
-                preparer.stackSize = 8 << 20
-                preparer.start()
-                defer { ahead.cancel() }
+                ahead.begin(zip(payloads, wanted).filter(\.1).map(\.0))
 
                 var total = LoadCounts()
                 for (staged, isWanted) in zip(payloads, wanted) {
@@ -207,12 +247,18 @@ public struct PipelineRunner: Sendable {
                 }
                 return total
             }
+            return (run, counts, fileErrors)
         } catch {
-            report.error = asFeedError(error)
-            if let run = report.run { try? store.failRun(run, error: "\(error)", finishedAt: clock()) }
+            throw ReplayLoadFailure(run: run, fileErrors: fileErrors, underlying: error)
         }
-        report.fileErrors += fileErrors
-        return report
+    }
+
+    /// Runs blocking work (a store's transaction) on a queue of its own, so it never occupies a
+    /// thread of the concurrency pool that the preparing task needs.
+    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, Error> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "feedline.replay.load").async { continuation.resume(returning: Result { try body() }) }
+        }
     }
 
     // MARK: - Internals
@@ -314,44 +360,113 @@ struct PreparingSink: RecordSink {
     mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
 }
 
-/// A bounded hand-over of prepared payloads from the preparing thread to the writer, in order.
-/// `push` blocks while `capacity` payloads wait; `cancel` (the writer is done or failed) wakes
-/// and stops the preparing thread.
+/// A replay load that failed after its run began: the run, and the files already reported.
+private struct ReplayLoadFailure: Error {
+    var run: RunID
+    var fileErrors: [(file: String, error: String)]
+    var underlying: Error
+}
+
+/// The bounded, ordered hand-over of prepared payloads from `replay`'s preparing task to its
+/// writer. The task side is async: it waits for the list of payloads to prepare (`work`) and,
+/// while `capacity` prepared payloads wait, suspends in `push` without holding a thread. The
+/// writer side blocks (it runs inside a store transaction, which is synchronous): `begin` hands
+/// over the list, `pop` takes the next result in order, `cancel` (the writer is done or failed)
+/// releases the task.
 final class PreparationQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Result<PreparedPayload, Error>] = []
+    private var pending: [StagedPayload]?
     private var cancelled = false
+    private var waitingForSpace: CheckedContinuation<Void, Never>?
+    private var waitingForWork: CheckedContinuation<[StagedPayload]?, Never>?
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// False once cancelled: the preparing thread should stop.
-    func push(_ item: Result<PreparedPayload, Error>) -> Bool {
+    // MARK: The preparing task
+
+    /// The payloads to prepare, once the writer knows them; nil when it stopped first.
+    func work() async -> [StagedPayload]? {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            if cancelled || pending != nil {
+                let work = cancelled ? nil : pending
+                condition.unlock()
+                continuation.resume(returning: work)
+                return
+            }
+            waitingForWork = continuation
+            condition.unlock()
+        }
+    }
+
+    /// Hands one result to the writer, suspending while the queue is full. False once
+    /// cancelled: the task should stop.
+    func push(_ item: Result<PreparedPayload, Error>) async -> Bool {
+        while true {
+            if let accepted = offer(item) { return accepted }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in waitForSpace(continuation) }
+        }
+    }
+
+    /// True: queued; false: cancelled; nil: full.
+    private func offer(_ item: Result<PreparedPayload, Error>) -> Bool? {
         condition.lock()
         defer { condition.unlock() }
-        while items.count >= capacity && !cancelled { condition.wait() }
-        guard !cancelled else { return false }
+        if cancelled { return false }
+        guard items.count < capacity else { return nil }
         items.append(item)
         condition.broadcast()
         return true
     }
 
-    /// The next prepared payload, waiting for it.
+    private func waitForSpace(_ continuation: CheckedContinuation<Void, Never>) {
+        condition.lock()
+        if cancelled || items.count < capacity {
+            condition.unlock()
+            continuation.resume()
+            return
+        }
+        waitingForSpace = continuation
+        condition.unlock()
+    }
+
+    // MARK: The writer
+
+    /// Starts the preparing task on `work`.
+    func begin(_ work: [StagedPayload]) {
+        condition.lock()
+        pending = work
+        let waiter = waitingForWork
+        waitingForWork = nil
+        condition.unlock()
+        waiter?.resume(returning: work)
+    }
+
+    /// The next prepared payload in order, waiting for it (one `pop` per payload of `begin`).
     func pop() -> Result<PreparedPayload, Error> {
         condition.lock()
-        defer { condition.unlock() }
         while items.isEmpty { condition.wait() }
         let item = items.removeFirst()
-        condition.broadcast()
+        let waiter = waitingForSpace
+        waitingForSpace = nil
+        condition.unlock()
+        waiter?.resume()
         return item
     }
 
+    /// Stops the preparing task wherever it waits. Safe to call more than once.
     func cancel() {
         condition.lock()
         cancelled = true
         items.removeAll()
+        let space = waitingForSpace, work = waitingForWork
+        waitingForSpace = nil; waitingForWork = nil
         condition.broadcast()
         condition.unlock()
+        space?.resume()
+        work?.resume(returning: nil)
     }
 }
 

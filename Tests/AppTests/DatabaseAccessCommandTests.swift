@@ -66,13 +66,13 @@ import TestSupport
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         try writePage(env)
-        #expect(env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .success)
+        #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .success)
         let queue = try DatabaseQueue(path: env.database.path)
         try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-later')") }
         try queue.close()
         let runs = try DatabaseQueue(path: env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") }
 
-        #expect(env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: true) == .configuration)
+        #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: true) == .configuration)
         #expect(env.err.text.contains("error: this database was written by a newer feedline (migration v99-later); upgrade feedline"))
         #expect(try DatabaseQueue(path: env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") } == runs)
 
@@ -94,7 +94,7 @@ import TestSupport
         var paths = env.paths()
         paths.database = file
 
-        #expect(env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: paths, force: false) == .configuration)
+        #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: paths, force: false) == .configuration)
         #expect(await env.feedline.run(names: ["airkorea-seoul"], source: .fixtures, paths: paths) == .configuration)
         let lines = env.err.text.split(separator: "\n")
         #expect(lines.count == 2)

@@ -33,7 +33,7 @@ import TestSupport
         #expect(try query(env.database, "SELECT count(*) FROM run WHERE id > \(firstRuns) AND status = 'succeeded'") == firstRuns)
     }
 
-    @Test func replayingTheFixtureDirectoryLoadsTheGoodFilesAndNamesTheBadOnes() throws {
+    @Test func replayingTheFixtureDirectoryLoadsTheGoodFilesAndNamesTheBadOnes() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let dir = env.dir.path("saved")
@@ -45,7 +45,7 @@ import TestSupport
         try Data("<html><body>Service unavailable</body></html>".utf8).write(to: dir.appendingPathComponent("zz-garbage.xml"))
         try Data().write(to: dir.appendingPathComponent("zz-empty.json"))
 
-        let status = env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
+        let status = await env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
                                          paths: env.paths(), force: false)
         #expect(status == .partial)
         let errors = env.err.text.split(separator: "\n")
@@ -58,11 +58,11 @@ import TestSupport
         #expect(unreadable >= 1)
 
         // Replaying again skips every payload already loaded; --force re-reads them and changes nothing.
-        let again = env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
+        let again = await env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
                                         paths: env.paths(), force: false)
         #expect(again == .partial)
         #expect(try query(env.database, "SELECT payloads FROM run ORDER BY id DESC LIMIT 1") == 0)
-        _ = env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"], paths: env.paths(), force: true)
+        _ = await env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"], paths: env.paths(), force: true)
         #expect(try query(env.database, "SELECT rows_inserted + rows_updated FROM run ORDER BY id DESC LIMIT 1") == 0)
         #expect(try query(env.database, "SELECT rows_unchanged FROM run ORDER BY id DESC LIMIT 1")! > 0)
     }
@@ -70,7 +70,7 @@ import TestSupport
     /// Replay parses ahead of the writer on another thread; what lands must be what loading the
     /// files one by one, in name order, gives: the truncated file named and nothing of it kept,
     /// the second copy of the same bytes counted as already loaded, the rest in file order.
-    @Test func replayLoadsInFileOrderSkipsRepeatedBytesAndDropsTruncatedFiles() throws {
+    @Test func replayLoadsInFileOrderSkipsRepeatedBytesAndDropsTruncatedFiles() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let dir = env.dir.path("pages")
@@ -87,7 +87,7 @@ import TestSupport
         try page2.write(to: dir.appendingPathComponent("p2.xml"))
         try page3.write(to: dir.appendingPathComponent("p3.xml"))
 
-        let status = env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        let status = await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(status == .partial, "\(env.err.text)")
         #expect(env.err.text.contains("p2-cut.xml"))
         #expect(try query(env.database, "SELECT payloads FROM run") == 3)

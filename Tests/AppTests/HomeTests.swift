@@ -148,8 +148,8 @@ struct FeedlineProcess {
         try fm.createDirectory(at: top, withIntermediateDirectories: true)
         try fm.createSymbolicLink(at: top.appendingPathComponent("airkorea"), withDestinationURL: dir.path("store"))
         try fm.createSymbolicLink(at: store.appendingPathComponent("back-up"), withDestinationURL: top)  // a loop
-        #expect(Feedline.payloadFiles(under: top).map(\.lastPathComponent) == ["a.xml"])
+        #expect(Console.payloadFiles(under: top).map(\.lastPathComponent) == ["a.xml"])
         try fm.createSymbolicLink(at: dir.path("linked"), withDestinationURL: top)
-        #expect(Feedline.payloadFiles(under: dir.path("linked")).map(\.lastPathComponent) == ["a.xml"])
+        #expect(Console.payloadFiles(under: dir.path("linked")).map(\.lastPathComponent) == ["a.xml"])
     }
 }

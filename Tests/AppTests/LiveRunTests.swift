@@ -63,7 +63,7 @@ import TestSupport
         #expect(try count(env.database, "SELECT count(*) FROM bookmark WHERE pipeline = 'seoul' AND value = '2024-03-06T06:00:00Z'") == 1)
 
         // The archive holds the three pages and their redacted requests.
-        let archived = Feedline.payloadFiles(under: env.dir.path("archive"))
+        let archived = Console.payloadFiles(under: env.dir.path("archive"))
         #expect(archived.count == 3)
         let meta = try String(contentsOf: archived[0].deletingPathExtension().appendingPathExtension("meta.json"), encoding: .utf8)
         #expect(meta.contains("serviceKey=REDACTED"))

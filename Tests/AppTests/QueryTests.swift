@@ -158,7 +158,7 @@ import TestSupport
         defer { env.dir.remove() }
         let newestJongno = try text(env.database, "SELECT max(observed_at) FROM measurement WHERE station_name = '종로구'")!
         // Two hours after 종로구's newest hour: it is fresh at 3 h, stale at 1 h.
-        let now = iso8601UTC(Feedline.parseISO(newestJongno)!.addingTimeInterval(2 * 3600))
+        let now = iso8601UTC(Console.parseISO(newestJongno)!.addingTimeInterval(2 * 3600))
         var mark = env.out.text.count
         #expect(env.feedline.query(request(.saved("stale-stations"), .csv, ["hours": "3", "now": now]), paths: env.paths()) == .success)
         let fresh = printed(env, since: mark)

@@ -37,8 +37,7 @@ import Glibc
         // a minute, become that writer (which ends the wait) and fail, rather than hang the suite.
         let feedline = env.feedline, paths = env.paths()
         let outcome = Outcome()
-        let thread = Thread { outcome.finish(feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: paths, force: false)) }
-        thread.start()
+        Task.detached { outcome.finish(await feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: paths, force: false)) }
         if !outcome.wait(seconds: 60) {
             Issue.record("replay hung opening the FIFO \(fifo.path)")
             let fd = open(fifo.path, O_WRONLY | O_NONBLOCK)
@@ -53,7 +52,7 @@ import Glibc
     }
 
     @Test("dangling symbolic links and link loops are reported as what they are, not as empty files")
-    func brokenLinksAreNamed() throws {
+    func brokenLinksAreNamed() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let pages = try pagesWithOneGoodPage(env)
@@ -62,7 +61,7 @@ import Glibc
         // A link to a real page loads like the page itself.
         try FileManager.default.createSymbolicLink(atPath: pages.appendingPathComponent("p1-link.xml").path, withDestinationPath: "p1.xml")
 
-        let status = env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        let status = await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(status == .partial)
         let err = env.err.text
         #expect(err.contains("error: \(pages.path)/gone.xml: Dangling symbolic link (its target nowhere.xml does not exist)."))
@@ -81,13 +80,13 @@ import Glibc
         try Data("<response/>".utf8).write(to: locked)
         #expect(chmod(locked.path, 0) == 0)
 
-        #expect(env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .partial)
+        #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .partial)
         #expect(env.err.text.contains("error: \(locked.path): Cannot be read: Permission denied."))
         #expect(!env.err.text.contains("The file is empty"))
     }
 
     @Test("a replay in which every file fails says FAILED, exits 1 and is recorded as failed")
-    func everyFileFailingFailsTheRun() throws {
+    func everyFileFailingFailsTheRun() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let bad = env.dir.path("bad")
@@ -95,7 +94,7 @@ import Glibc
         try Data("hello".utf8).write(to: bad.appendingPathComponent("a.xml"))
         try Data("{\"x\": 1}".utf8).write(to: bad.appendingPathComponent("b.json"))
 
-        let status = env.feedline.replay(inputs: ["bad"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        let status = await env.feedline.replay(inputs: ["bad"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(status == .failure)
         #expect(env.out.text.contains("FAILED"))
         #expect(!env.out.text.contains("partial"))
@@ -105,12 +104,12 @@ import Glibc
     }
 
     @Test("another process holding the write lock past the busy timeout is exit 75: database is busy")
-    func busyDatabaseIsATemporaryFailure() throws {
+    func busyDatabaseIsATemporaryFailure() async throws {
         var env = try TestEnvironment()
         defer { env.dir.remove() }
         env.variables["FEEDLINE_BUSY_TIMEOUT_MS"] = "50"
         _ = try pagesWithOneGoodPage(env)
-        #expect(env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .success)
+        #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .success)
 
         var config = Configuration()
         config.allowsUnsafeTransactions = true
@@ -118,7 +117,7 @@ import Glibc
         try holder.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
         defer { try? holder.inDatabase { try $0.execute(sql: "ROLLBACK") } }
 
-        let status = env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: true)
+        let status = await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: true)
         #expect(status == .temporaryFailure, "\(env.err.text)\n\(env.out.text)")
         #expect((env.err.text + env.out.text).contains("database is busy (held by another process)"))
     }

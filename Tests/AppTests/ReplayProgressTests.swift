@@ -30,16 +30,16 @@ import TestSupport
         #expect(!progress.line(at: clock.date).contains("ETA"), "nothing left")
     }
 
-    @Test func aReplayDrawsItsNameAndFileCount() throws {
+    @Test func aReplayDrawsItsNameAndFileCount() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let terminal = TextSink()
         let progress = TerminalProgress(write: { terminal.append($0) }, clock: { Date() }, interval: 0)
         let attached = progress.installed(in: env.environment)
         let fixtures = FixturePaths.fixtures.appendingPathComponent("airkorea")
-        let files = Feedline.payloadFiles(under: fixtures).filter { $0.lastPathComponent.hasPrefix("realtime-province") }
+        let files = Console.payloadFiles(under: fixtures).filter { $0.lastPathComponent.hasPrefix("realtime-province") }
         #expect(files.count >= 2)
-        _ = Feedline(environment: attached).replay(inputs: files.map(\.path), sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        _ = await Console(environment: attached).replay(inputs: files.map(\.path), sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(terminal.text.contains("feedline: replay · files 1/\(files.count) ("), "\(terminal.text)")
         #expect(terminal.text.contains("feedline: replay · files \(files.count)/\(files.count) (100%"), "\(terminal.text)")
     }

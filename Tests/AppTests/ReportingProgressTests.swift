@@ -70,7 +70,7 @@ import TestSupport
         var base = env.environment
         base.output = { screen.append("OUT " + $0) }
         let attached = progress.installed(in: base)
-        let status = await Feedline(environment: attached).run(names: ["airkorea-seoul", "airkorea-jongno"], source: .fixtures, paths: env.paths())
+        let status = await Console(environment: attached).run(names: ["airkorea-seoul", "airkorea-jongno"], source: .fixtures, paths: env.paths())
         #expect(status == .success, "\(env.err.text)")
         #expect(terminal.text.contains("feedline: airkorea-seoul · files 1/2 (50%)"))
         #expect(terminal.text.contains("feedline: airkorea-seoul · files 2/2 (100%)"))

@@ -107,7 +107,7 @@ struct ScheduleCrontabStatusTests {
         let paths = env.paths(pipelines: pipelines)
         // Both ran at 06:00; an hour later, the hourly one is still fresh, then it goes stale.
         let clock = FakeClock(instant("2024-03-06T06:00:00Z"))
-        #expect(await Feedline(environment: env.environment(clock: clock)).run(names: [], source: .fixtures, paths: paths) == .success)
+        #expect(await Console(environment: env.environment(clock: clock)).run(names: [], source: .fixtures, paths: paths) == .success)
         let store = try SQLiteStore(path: env.database.path, schema: .feedline)
         let me = RunLockSettings.live
         _ = try store.acquireRunLock(pipeline: "sched-stations", holder: "x", pid: me.pid, now: instant("2024-03-06T06:30:00Z"),
@@ -117,7 +117,7 @@ struct ScheduleCrontabStatusTests {
         let out = TextSink()
         var e = env.environment(clock: clock)
         e.output = { out.append($0) }
-        #expect(Feedline(environment: e).status(paths: paths, json: true) == .success)
+        #expect(Console(environment: e).status(paths: paths, json: true) == .success)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [String: Any])
         let quota = try #require(document["quota"] as? [String: Any])
         #expect(quota["kst_date"] as? String == "2024-03-06")
@@ -143,7 +143,7 @@ struct ScheduleCrontabStatusTests {
         clock.set(instant("2024-03-09T06:40:00Z"))
         let table = TextSink()
         e.output = { table.append($0) }
-        #expect(Feedline(environment: e).status(paths: paths, json: false) == .success)
+        #expect(Console(environment: e).status(paths: paths, json: false) == .success)
         let lines = table.text.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("PIPELINE") == true)
         let seoulLine = try #require(lines.first { $0.hasPrefix("sched-seoul ") })

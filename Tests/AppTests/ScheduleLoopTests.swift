@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `feedline schedule`'s loop with a fake clock and a sleeper that moves it: fixture pipelines
-/// run at their fire times through `Feedline.run`, and a simulated signal stops the loop.
+/// run at their fire times through `Console.run`, and a simulated signal stops the loop.
 @Suite("Schedule: the scheduler loop", .serialized)
 struct ScheduleLoopTests {
     /// A sleeper that jumps the clock to the wake-up time, or "receives SIGTERM" instead of
@@ -37,7 +37,7 @@ struct ScheduleLoopTests {
         let pipelines = try env.writeScheduledPipelines()
         let clock = FakeClock(instant("2024-03-06T06:00:10Z"))
         let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T08:00:00Z"))
-        let feedline = Feedline(environment: env.environment(clock: clock))
+        let feedline = Console(environment: env.environment(clock: clock))
 
         let status = await feedline.schedule(names: [], source: .fixtures, paths: env.paths(pipelines: pipelines),
                                              sleeper: sleeper.sleeper, stop: StopSignal())
@@ -71,12 +71,12 @@ struct ScheduleLoopTests {
         let paths = env.paths(pipelines: pipelines)
         // Both last ran at 03:00 (a plain `feedline run`, same ledger).
         let clock = FakeClock(instant("2024-03-06T03:00:05Z"))
-        #expect(await Feedline(environment: env.environment(clock: clock)).run(names: ["sched-seoul", "sched-stations"], source: .fixtures, paths: paths) == .success)
+        #expect(await Console(environment: env.environment(clock: clock)).run(names: ["sched-seoul", "sched-stations"], source: .fixtures, paths: paths) == .success)
 
         // The scheduler comes back at 06:10: 04:00, 05:00 and 06:00 were missed.
         clock.set(instant("2024-03-06T06:10:00Z"))
         let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T06:30:00Z"))
-        let status = await Feedline(environment: env.environment(clock: clock))
+        let status = await Console(environment: env.environment(clock: clock))
             .schedule(names: [], source: .fixtures, paths: paths, sleeper: sleeper.sleeper, stop: StopSignal())
         #expect(status == .success)
         #expect(try env.count("SELECT count(*) FROM run WHERE pipeline = 'sched-seoul' AND started_at > '2024-03-06T04'") == 1)
@@ -94,7 +94,7 @@ struct ScheduleLoopTests {
         let clock = FakeClock(instant("2024-03-06T05:59:00Z"))
         let stop = StopSignal()
         // The "signal" arrives the moment the first payload is being loaded.
-        let feedline = Feedline(environment: env.environment(clock: clock) { line in
+        let feedline = Console(environment: env.environment(clock: clock) { line in
             if line.contains("loaded payload") { stop.request("SIGTERM (simulated, mid-run)") }
         })
         let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-07T00:00:00Z"))
@@ -120,7 +120,7 @@ struct ScheduleLoopTests {
                                      staleness: RunLockStaleness(host: me.host, heartbeatTimeout: 900, isProcessAlive: { _ in true }))
         let clock = FakeClock(instant("2024-03-06T05:59:00Z"))
         let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T06:45:00Z"))
-        let status = await Feedline(environment: env.environment(clock: clock))
+        let status = await Console(environment: env.environment(clock: clock))
             .schedule(names: [], source: .fixtures, paths: env.paths(pipelines: pipelines), sleeper: sleeper.sleeper, stop: StopSignal())
         #expect(status == .success)
         #expect(try env.rows("SELECT pipeline FROM run") == [["sched-stations"]])

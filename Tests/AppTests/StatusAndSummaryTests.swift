@@ -47,7 +47,7 @@ import TestSupport
         environment.output = { out.append($0) }
         let request = QueryRequest(source: .saved("diagnostics"), format: .json, parameters: ["run": String(run)],
                                    savedQueries: FixturePaths.repositoryRoot.appendingPathComponent("Data/queries"))
-        #expect(Feedline(environment: environment).query(request, paths: env.paths()) == .success, "\(env.err.text)")
+        #expect(Console(environment: environment).query(request, paths: env.paths()) == .success, "\(env.err.text)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
         #expect(rows.count == expected && expected > 1)
         // Every row is one diagnostic as recorded: its location and message belong together.

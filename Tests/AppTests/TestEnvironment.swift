@@ -55,7 +55,7 @@ struct TestEnvironment {
         return directory
     }
 
-    var feedline: Feedline { Feedline(environment: environment) }
+    var feedline: Console { Console(environment: environment) }
 }
 
 /// Every file under `directory`, concatenated as bytes (for grepping secrets).

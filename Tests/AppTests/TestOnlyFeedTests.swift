@@ -105,7 +105,7 @@ import TestSupport
         let paths = Paths(environment: environment, database: env.database.path, pipelines: pipelines.path,
                           fixtures: fixtures.path, archive: env.dir.path("archive").path)
 
-        let status = await Feedline(environment: environment).run(names: ["pollen-daily"], source: .fixtures, paths: paths)
+        let status = await Console(environment: environment).run(names: ["pollen-daily"], source: .fixtures, paths: paths)
         #expect(status == .success, "\(env.err.text)")
 
         let queue = try DatabaseQueue(path: env.database.path)
@@ -119,7 +119,7 @@ import TestSupport
         }
 
         // A second run of the same fixture changes nothing.
-        let again = await Feedline(environment: environment).run(names: ["pollen-daily"], source: .fixtures, paths: paths)
+        let again = await Console(environment: environment).run(names: ["pollen-daily"], source: .fixtures, paths: paths)
         #expect(again == .success)
         #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT sum(revision) FROM pollen_count") } == 0)
     }

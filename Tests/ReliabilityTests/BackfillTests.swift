@@ -106,7 +106,7 @@ import TestSupport
             }
             try AirKoreaPages.xml(items, pageNo: 1, numOfRows: 1000, totalCount: items.count).write(to: pages.appendingPathComponent("\(station).xml"))
         }
-        let status = env.feedline.replay(inputs: [pages.path], sourceHint: "airkorea", parameters: [:],
+        let status = await env.feedline.replay(inputs: [pages.path], sourceHint: "airkorea", parameters: [:],
                                          paths: Paths(environment: env.environment, database: env.database.path), force: false)
         #expect(status == .success, "\(env.printed)")
         return try env.writePipeline("bf", pipeline)

@@ -54,7 +54,7 @@ import TestSupport
             let counter = Counter()
             var environment = env.environment
             environment.feeds = [CountingFeed(base: AirKoreaFeed(baseURL: server.baseURL), decodes: counter)]
-            let status = await Feedline(environment: environment).run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
+            let status = await Console(environment: environment).run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
             #expect(status == .success, "\(env.printed)")
             #expect(server.requests.count == 4, "three pages, one retried")
             #expect(counter.count == 4, "one decode per fetched answer, not \(counter.count)")

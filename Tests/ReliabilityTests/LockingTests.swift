@@ -73,7 +73,7 @@ import TestSupport
             let loop = QueryLoop(database: env.database)
             while loop.snapshot.iterations < 5 { try await Task.sleep(nanoseconds: 2_000_000) }
             // The load runs on this test's own thread while the readers loop on theirs.
-            let status = env.feedline.replay(inputs: [pages.path], sourceHint: nil, parameters: [:],
+            let status = await env.feedline.replay(inputs: [pages.path], sourceHint: nil, parameters: [:],
                                              paths: Paths(environment: env.environment, database: env.database.path), force: false)
             let after = loop.snapshot.iterations
             while loop.snapshot.iterations < after + 5 { try await Task.sleep(nanoseconds: 2_000_000) }

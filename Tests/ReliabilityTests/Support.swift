@@ -67,7 +67,7 @@ struct RelEnvironment: Sendable {
         return directory
     }
 
-    var feedline: Feedline { Feedline(environment: environment) }
+    var feedline: Console { Console(environment: environment) }
 
     /// Everything the app printed or logged.
     var printed: String { out.text + "\n" + err.text + "\n" + logs.text }

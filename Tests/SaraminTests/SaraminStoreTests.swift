@@ -92,7 +92,7 @@ struct SaraminStoreTests {
         #expect(try bookmark() == "1632736070")
 
         // The same bytes again, forced past the payload index, in the other format: nothing changes.
-        let again = runner.replay("saramin-postings", payloads: try staged(["job-search-sample.xml", "quirks.json"]), unreadable: [], force: true)
+        let again = await runner.replay("saramin-postings", payloads: try staged(["job-search-sample.xml", "quirks.json"]), unreadable: [], force: true)
         #expect(again.error == nil)
         #expect(again.counts.inserted == 0 && again.counts.updated == 0 && again.counts.unchanged == 12)
         let historyBefore = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM job_posting_status_history") }

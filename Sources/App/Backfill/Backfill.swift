@@ -5,7 +5,7 @@ import Foundation
 import Pipeline
 import Storage
 
-extension Feedline {
+extension Console {
     /// The AirKorea operation backfill can use: realtime by station, whose `dataTerm` reaches back.
     static let backfillOperation = "getMsrstnAcctoRltmMesureDnsty"
 
@@ -43,7 +43,7 @@ extension Feedline {
             return .configuration
         }
         guard let feed = environment.feeds.first(where: { $0.source == pipeline.source }),
-              let probe = firstPageRequests(pipeline).first, probe.operation == Self.backfillOperation else {
+              let probe = try? environment.plan(pipeline, bookmarks: [:]).requests.get().first, probe.operation == Self.backfillOperation else {
             err("error: \(pipeline.file): backfill needs a realtime-by-station pipeline (operation realtime-by-station, whose dataTerm=MONTH/3MONTH reach back up to three months); "
                 + "'\(name)' uses \(pipeline.source)/\(pipeline.spec.operation), which has no history to fetch.")
             return .configuration
@@ -74,14 +74,14 @@ extension Feedline {
         do {
             if dryRun {
                 store = nil
-                let reader = try existingStore(paths)
+                let reader = try environment.existingStore(paths)
                 present = try reader.map { try $0.hasTable("measurement_completeness") ? $0.hoursPresent(stations: stations, from: from, through: through) : [:] } ?? [:]
                 let used = try scope.map { scope in
                     try reader.map { try $0.hasTable("api_call") ? $0.callsMade([scope], on: day)[scope] ?? 0 : 0 } ?? 0
                 } ?? 0
                 remaining = limit.map { max(0, $0 - used) }
             } else {
-                let opened = try openStore(paths)
+                let opened = try environment.openStore(paths)
                 store = opened
                 present = try opened.hoursPresent(stations: stations, from: from, through: through)
                 let used = try scope.map { try opened.callsMade($0, on: day) } ?? 0
@@ -123,20 +123,24 @@ extension Feedline {
         guard let store else { return .failure }
 
         // Carry the plan out: one live run per dataTerm, through the same runner and ledger.
-        let fetcher = control.fetcher(makeLiveFetcher(paths: paths), ledger: store, environment: environment)
-        let runner = makeRunner(store: store)
+        let fetcher = control.fetcher(environment.makeLiveFetcher(paths: paths), ledger: store, environment: environment)
+        let runner = environment.makeRunner(store: store)
         let runName = "\(name):backfill"
-        guard let lock = acquireRunLock(runName, store: store) else { return finish(.temporaryFailure) }
+        let lock: HeldRunLock
+        switch environment.acquireRunLock(runName, store: store) {
+        case .success(let held): lock = held
+        case .failure(let refusal): err("error: \(refusal.message)"); return finish(.temporaryFailure)
+        }
         defer { lock.release() }
         var reports: [RunReport] = []
         for group in plan.groups {
-            var definition = Self.expandingPlaceholders(pipeline, now: environment.clock())
+            var definition = pipeline
             definition.name = runName
             definition.spec.pageSize = size
             definition.spec.parameters = definition.spec.parameters.filter { $0.name != "stationName" && $0.name != "dataTerm" }
                 + [("stationName", group.stations), ("dataTerm", [group.dataTerm.rawValue])]
             out("fetching dataTerm=\(group.dataTerm.rawValue) for \(group.stations.joined(separator: ", "))")
-            let report = await runner.runLive(definition, fetcher: fetcher)
+            let report = await runner.runLive(environment.plan(definition, bookmarks: [:]), fetcher: fetcher)  // no resuming: the plan says what to fetch
             reports.append(report)
             out(Self.summaryLine(report))
         }

@@ -54,7 +54,7 @@ struct BackfillCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, archive: archive)
-        try finish(await Feedline(environment: env).backfill(pipeline: pipeline, from: LocalDate(iso: from)!, through: LocalDate(iso: to)!,
+        try finish(await Console(environment: env).backfill(pipeline: pipeline, from: LocalDate(iso: from)!, through: LocalDate(iso: to)!,
                                                              paths: paths, pageSize: pageSize, dryRun: dryRun, json: json))
     }
 }

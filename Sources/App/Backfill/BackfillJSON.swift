@@ -61,7 +61,7 @@ struct BackfillJSON {
             "limit": limit.map { $0 as Any } ?? NSNull(),
             "scope": scope.map { $0.description as Any } ?? NSNull(),
         ]
-        let runObjects: [Any] = runs.map(Feedline.RunReportJSON.init)
+        let runObjects: [Any] = runs.map(Console.RunReportJSON.init)
         let object: [String: Any] = [
             "pipeline": pipeline, "from": from.description, "to": through.description, "dry_run": dryRun,
             "expected_hours": plan.expected.count, "newest_hour": Self.iso(plan.newest), "exit_code": Int(status.rawValue),

@@ -59,7 +59,7 @@ public struct BackfillFetch: Sendable, Equatable {
     public var missing: [HourSlot]
 }
 
-/// What a backfill will do: the pure core's decision, carried out by `Feedline.backfill`.
+/// What a backfill will do: the pure core's decision, carried out by `Console.backfill`.
 public struct BackfillPlan: Sendable, Equatable {
     /// Hours expected per station: from `from` 00h KST to `through` 23h KST, but not past the
     /// newest complete hour.

@@ -43,7 +43,7 @@ struct DescribeCommand: AsyncParsableCommand {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
         let output: DescribeRequest.Output = datasette ? .datasette : json ? .json : .text(width: TerminalWidth.columns(env.variables))
-        try finish(Feedline(environment: env).describe(DescribeRequest(name: name, output: output), paths: paths))
+        try finish(Console(environment: env).describe(DescribeRequest(name: name, output: output), paths: paths))
     }
 }
 
@@ -77,7 +77,7 @@ public struct DescribeRequest: Sendable {
     }
 }
 
-extension Feedline {
+extension Console {
     /// Prints the database's tables and views (or one of them) with their meaning, row counts and
     /// columns, or the dictionary as Datasette metadata. Exit: 0 described; 78 no database,
     /// another application's, or no such table or view (with close names); 75 busy; 1 a read failed.
@@ -93,7 +93,7 @@ extension Feedline {
         }
 
         // A reader: never creates, migrates or writes; missing or foreign files exit 78.
-        do { _ = try openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
+        do { _ = try environment.openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
         let database: ReadOnlyDatabase
         let schema: DatabaseSchema
         do {

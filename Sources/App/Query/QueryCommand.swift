@@ -84,7 +84,7 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
-        let feedline = Feedline(environment: env)
+        let feedline = Console(environment: env)
         let directory = QueryRequest.savedQueriesDirectory(env, override: queriesDir)
         if list { try finish(feedline.listSavedQueries(directory: directory)); return }
         let source: QueryRequest.Source
@@ -178,7 +178,7 @@ public struct QueryRequest: Sendable {
     }
 }
 
-extension Feedline {
+extension Console {
     /// Runs one read-only query and prints its rows. Exit: 0 ran; 64 refused (writes, several
     /// statements, a missing parameter, a saved-query name that is not a plain name); 1 SQLite
     /// error; 75 stopped by the timeout; 78 no database or no such saved query.

@@ -92,7 +92,7 @@ struct ReportCommand: AsyncParsableCommand {
             profile: WalkingProfile(activity: ActivityLevel(rawValue: activity)!, metresPerHour: metresPerHour, speed: speed,
                                     hours: IntakeCommand.parseHours(hours)!),
             force: force, makeDirectories: makeDirectories, postings: postings)
-        try finish(Feedline(environment: env).report(request, paths: paths))
+        try finish(Console(environment: env).report(request, paths: paths))
     }
 }
 
@@ -146,7 +146,7 @@ public struct ReportRequest: Sendable {
     }
 }
 
-extension Feedline {
+extension Console {
     /// Writes the HTML report (see `ReportOutputFile` for where it may go). Exit: 0 written;
     /// 1 unknown station/province, bad range or a failed write; 64 an output path feedline does
     /// not write to; 78 no database.

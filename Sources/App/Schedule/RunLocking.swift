@@ -74,39 +74,42 @@ final class HeldRunLock: @unchecked Sendable {
     deinit { release() }
 }
 
-extension Feedline {
-    /// Takes the run lock of `pipeline` in `store`; when a live run holds it, says so on stderr
-    /// ("pipeline X is already running (pid N since T)") and returns nil: the caller skips the
-    /// pipeline and exits 75. A stale lock (dead pid on this host, or no heartbeat within the
-    /// timeout) is taken over with a warning.
-    func acquireRunLock(_ pipeline: String, store: any FeedlineStore) -> HeldRunLock? {
-        let settings = environment.runLocks
+/// Why a run lock was not taken: another live run holds it, or the lock table could not be used.
+struct RunLockRefusal: Error, Sendable {
+    var message: String
+}
+
+extension AppEnvironment {
+    /// Takes the run lock of `pipeline` in `store`, or says why not ("pipeline X is already
+    /// running (pid N since T)"): the caller skips the pipeline and exits 75. A stale lock (dead
+    /// pid on this host, or no heartbeat within the timeout) is taken over with a warning in the log.
+    func acquireRunLock(_ pipeline: String, store: any FeedlineStore) -> Result<HeldRunLock, RunLockRefusal> {
+        let settings = runLocks
         let holder = "\(settings.host):\(settings.pid):\(UUID().uuidString.lowercased())"
-        let now = environment.clock()
+        let now = clock()
         do {
             switch try store.acquireRunLock(pipeline: pipeline, holder: holder, pid: settings.pid, now: now, staleness: settings.staleness) {
             case .acquired(let previous):
                 if let previous {
-                    environment.logger.warning("took over a stale run lock", metadata: [
+                    logger.warning("took over a stale run lock", metadata: [
                         "lock.pipeline": "\(pipeline)", "lock.previous_pid": "\(previous.pid)", "lock.previous_host": "\(previous.host)",
                         "lock.previous_heartbeat": "\(iso8601UTC(previous.heartbeatAt))",
                     ])
                 }
-                return HeldRunLock(pipeline: pipeline, holder: holder, store: store,
-                                   interval: settings.heartbeatInterval, clock: environment.clock)
+                return .success(HeldRunLock(pipeline: pipeline, holder: holder, store: store,
+                                            interval: settings.heartbeatInterval, clock: clock))
             case .held(let by):
-                environment.errorOutput("error: \(Self.alreadyRunningMessage(by, thisHost: settings.host))")
-                return nil
+                return .failure(RunLockRefusal(message: Console.alreadyRunningMessage(by, thisHost: settings.host)))
             }
         } catch let error as DatabaseAccessError {
-            environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline): \(error)")
-            return nil
+            return .failure(RunLockRefusal(message: "cannot take the run lock of pipeline \(pipeline): \(error)"))
         } catch {
-            environment.errorOutput("error: cannot take the run lock of pipeline \(pipeline) in \(store.location): \(error)")
-            return nil
+            return .failure(RunLockRefusal(message: "cannot take the run lock of pipeline \(pipeline) in \(store.location): \(error)"))
         }
     }
+}
 
+extension Console {
     /// `pipeline X is already running (pid N since T)`, naming the host when it is another one.
     static func alreadyRunningMessage(_ holder: RunLockHolder, thisHost: String) -> String {
         let host = holder.host == thisHost ? "" : " on \(holder.host)"

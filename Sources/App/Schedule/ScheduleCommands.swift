@@ -49,7 +49,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: next == nil)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
-        let feedline = Feedline(environment: env)
+        let feedline = Console(environment: env)
         if let next {
             try finish(feedline.printUpcoming(names: pipelines, paths: paths, count: next))
             return
@@ -103,7 +103,7 @@ struct CrontabCommand: AsyncParsableCommand {
             executable: executable.map { env.resolve($0).standardizedFileURL.path } ?? Self.currentExecutable(),
             repository: repository, database: paths.database.standardizedFileURL.path,
             logDirectory: logDir.map { env.resolve($0).standardizedFileURL.path } ?? repository + "/Data/logs")
-        try finish(Feedline(environment: env).crontab(paths: paths, renderer: renderer, systemd: systemd))
+        try finish(Console(environment: env).crontab(paths: paths, renderer: renderer, systemd: systemd))
     }
 
     /// The running executable's absolute path (`/proc/self/exe` on Linux).
@@ -142,11 +142,11 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
-        try finish(Feedline(environment: env).status(paths: paths, json: json, wide: wide))
+        try finish(Console(environment: env).status(paths: paths, json: json, wide: wide))
     }
 }
 
-extension Feedline {
+extension Console {
     /// `feedline schedule --next N`: the next `count` fire times of each scheduled pipeline, as
     /// a table: one row per fire time, in the pipeline's time zone and in UTC; the pipeline's
     /// name, schedule, zone and catch-up policy on its first row.

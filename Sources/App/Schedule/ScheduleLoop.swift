@@ -132,7 +132,7 @@ public struct Sleeper: Sendable {
 
 // MARK: - The scheduler shell
 
-extension Feedline {
+extension Console {
     /// `feedline schedule`: runs the scheduled pipelines (those named, or all with a `schedule:`)
     /// at their fire times until a stop is requested, through `run(names:source:paths:)` — the
     /// very path of `feedline run` — so each run takes the pipeline's lock and writes the ledger.
@@ -147,7 +147,7 @@ extension Feedline {
         let ledgerMode: RunMode = source == .live ? .live : .fixtures
         let lastStarts: [String: Date]
         do {
-            let store = try openStore(paths)
+            let store = try environment.openStore(paths)
             lastStarts = try store.lastRunStarts(mode: ledgerMode)
         } catch let error as DatabaseAccessError {
             return databaseOpenFailure(error, paths: paths)

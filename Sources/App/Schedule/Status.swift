@@ -27,20 +27,29 @@ public struct PipelineStatus: Sendable {
     public var isOrphan: Bool
 }
 
-extension Feedline {
-    /// `feedline status`: per pipeline, the last run (outcome, rows, diagnostics), age of the
-    /// newest data (stale sources marked), next fire time and lock holder.
+/// What `feedline status` shows: a line per pipeline, today's quota use, and the pipeline files
+/// that could not be read.
+public struct StatusReport: Sendable {
+    public var rows: [PipelineStatus]
+    public var quota: [(usage: QuotaUsage, limit: Int?)]
+    public var day: LocalDate
+    /// `warning: …` lines for invalid pipeline files (their pipelines are left out).
+    public var warnings: [String]
+
+    /// Reads the status of every pipeline: the last run (outcome, rows, diagnostics), age of
+    /// the newest data (stale sources marked), next fire time and lock holder.
     ///
-    /// A reader, like `query`: a missing database is exit 78 (nothing is created), the file is
-    /// never written (a read-only file works), and a database a newer feedline migrated is read
-    /// as it is. Tables an older database does not have yet count as empty.
-    /// The table fits `COLUMNS` (or the terminal) by leaving out what matters least; `wide`
-    /// (or output that is not a terminal, with no `COLUMNS`) prints every column.
-    public func status(paths: Paths, json: Bool, wide: Bool = false) -> ExitStatus {
+    /// A reader, like `query`: a missing database is refused with 78 (nothing is created), the
+    /// file is never written (a read-only file works), and a database a newer feedline migrated
+    /// is read as it is. Tables an older database does not have yet count as empty.
+    public static func read(_ environment: AppEnvironment, paths: Paths) throws(CommandRefusal) -> StatusReport {
         let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
-        for problem in problems { environment.errorOutput("warning: \(problem)") }
         let store: any FeedlineStore
-        do { store = try openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
+        do { store = try environment.openStore(paths, forWriting: false) } catch {
+            var refusal = environment.databaseOpenRefusal(error, paths: paths)
+            refusal.lines = problems.map { "warning: \($0)" } + refusal.lines
+            throw refusal
+        }
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
         var dataTimes: [String: (Date, DataTimeKind)] = [:]
         let today = HourSlot(containing: environment.clock()).date
@@ -48,25 +57,38 @@ extension Feedline {
             summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
             locks = try store.hasTable("run_lock") ? store.runLocks() : []
             usage = try store.hasTable("api_call") ? store.quotaUsage(on: today) : []
+            // A pipeline's `target:` names the table whose newest data time its line shows.
             for table in Set(pipelines.compactMap(\.target)) {
                 if let time = try store.newestDataTime(in: table) { dataTimes[table] = time }
             }
         } catch {
-            environment.errorOutput("error: cannot read the database \(paths.database.path): \(error)")
-            return .failure
+            throw CommandRefusal(.failure, problems.map { "warning: \($0)" } + ["error: cannot read the database \(paths.database.path): \(error)"])
         }
-        let rows = Self.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
+        let rows = Console.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
         let limits = (try? QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds)) ?? QuotaLimits(feeds: environment.feeds)
-        let quota = usage.map { ($0, limits.limit(for: $0.source)) }
+        return StatusReport(rows: rows, quota: usage.map { ($0, limits.limit(for: $0.source)) }, day: today,
+                            warnings: problems.map { "warning: \($0)" })
+    }
+}
+
+extension Console {
+    /// `feedline status`: prints the `StatusReport`, as a table or (`json`) one JSON object.
+    /// The table fits `COLUMNS` (or the terminal) by leaving out what matters least; `wide`
+    /// (or output that is not a terminal, with no `COLUMNS`) prints every column.
+    public func status(paths: Paths, json: Bool, wide: Bool = false) -> ExitStatus {
+        let report: StatusReport
+        do throws(CommandRefusal) { report = try StatusReport.read(environment, paths: paths) } catch { return refused(error) }
+        report.warnings.forEach(err)
+        let rows = report.rows, quota = report.quota.map { ($0.usage, $0.limit) }
         if json {
-            environment.output(Self.statusJSON(rows, quota: quota, day: today))
+            out(Self.statusJSON(rows, quota: quota, day: report.day))
         } else {
             let width = wide ? nil : Self.terminalWidth(environment.variables)
-            environment.output(Self.statusTable(rows, width: width))
-            environment.output(Self.quotaText(quota, day: today))
+            out(Self.statusTable(rows, width: width))
+            out(Self.quotaText(quota, day: report.day))
             let stale = rows.filter(\.isStale).map(\.pipeline)
             if !stale.isEmpty {
-                environment.output(Self.wrapped("stale (newest data older than twice the schedule interval, or never loaded): \(stale.joined(separator: ", "))", width: width))
+                out(Self.wrapped("stale (newest data older than twice the schedule interval, or never loaded): \(stale.joined(separator: ", "))", width: width))
             }
         }
         return .success

@@ -7,7 +7,7 @@ import Logging
 ///
 ///     feedline: replay · files 54/108 (50%) · 46,080 rows · 23,040 rows/s · 0:02 · ETA 0:02
 ///
-/// It reads the structured events the runner already logs (`Feedline.log`: `fetched page`,
+/// It reads the structured events the runner already logs (`Console.log`: `fetched page`,
 /// `loaded payload`, …), so no use case knows it exists. `attach(to:)` installs it into the live
 /// environment only when standard error is a terminal; under cron or CI (not a terminal), or with
 /// `FEEDLINE_PROGRESS=0` or `TERM=dumb`, nothing changes and logs stay plain lines at the chosen

@@ -8,13 +8,13 @@ import Storage
 
 /// The use cases behind the commands. Commands parse and validate; this does the work with the
 /// environment it is given and returns an exit status.
-public struct Feedline: Sendable {
+public struct Console: Sendable {
     public let environment: AppEnvironment
 
     public init(environment: AppEnvironment) { self.environment = environment }
 
-    private var out: @Sendable (String) -> Void { environment.output }
-    private var err: @Sendable (String) -> Void { environment.errorOutput }
+    var out: @Sendable (String) -> Void { environment.output }
+    var err: @Sendable (String) -> Void { environment.errorOutput }
 
     // MARK: - pipelines
 
@@ -86,101 +86,27 @@ public struct Feedline: Sendable {
 
     // MARK: - run
 
-    /// Runs the named pipelines (all when `names` is empty) from fixtures or live (`source` is
-    /// `.fixtures` or `.live`; replays go through `replay`, which takes files, not pipelines).
+    /// `feedline run`: runs the named pipelines (all when `names` is empty) from fixtures or
+    /// live through `PipelineRuns`, printing a line per run as it finishes and the totals.
     public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false) async -> ExitStatus {
-        guard source != .replay else {
-            err("error: pipelines run from their fixtures or live; to load saved payloads use `feedline replay PATH…`.")
-            return .usage
-        }
-        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
-        let (all, problems) = catalog.loadAll()
-        var selected: [PipelineDefinition] = []
-        if names.isEmpty {
-            // A bad file is named and skipped; it never keeps the valid pipelines from running.
-            if all.isEmpty && !problems.isEmpty {
-                for problem in problems { err("error: \(problem)") }
-                return .configuration
+        let runs = PipelineRuns(environment: environment)
+        do throws(CommandRefusal) {
+            let selection = try runs.select(names: names, paths: paths)
+            for problem in selection.skipped { err("error: \(problem) (skipped)") }
+            if dryRun { return self.dryRun(selection.pipelines, source: source, paths: paths, json: json) }  // DryRun.swift
+            let nameWidth = selection.pipelines.map { DisplayWidth.columns($0.name) }.max() ?? 0
+            let out = out, err = err
+            let outcome = try await runs.run(selection, mode: source, paths: paths, names: names) { report in
+                if !json { out(Self.summaryLine(report, nameWidth: nameWidth)) }
             }
-            for problem in problems { err("error: \(problem) (skipped)") }
-            selected = all
-        } else {
-            for name in names {
-                if let p = all.first(where: { $0.name == name }) { selected.append(p); continue }
-                if let problem = problems.first(where: { $0.pipelineName == name }) {
-                    err("error: \(problem)")
-                } else {
-                    err("error: no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
-                }
-                return .configuration
+            for locked in outcome.lockedOut { err("error: \(locked.reason)") }
+            if json { out(Self.json(outcome.reports)) } else if !outcome.reports.isEmpty {
+                Self.summaryFooter(outcome.reports, database: paths.database).forEach(out)
             }
+            return outcome.exitStatus
+        } catch {
+            return refused(error)
         }
-        if selected.isEmpty {
-            err("No pipelines to run in \(paths.pipelines.path).")
-            return .configuration
-        }
-        if dryRun { return self.dryRun(selected, source: source, paths: paths, json: json) }  // DryRun.swift
-
-        let fetcher = makeLiveFetcher(paths: paths)
-        if source == .live {
-            // Missing keys fail at once, before anything is fetched or written, all named in one line.
-            var missing: [String] = []
-            for feedName in Set(selected.map(\.source)).sorted() {
-                guard let feed = environment.feeds.first(where: { $0.source == feedName }) else { continue }
-                if (try? fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))) == nil {
-                    missing.append(feed.credentialVariable)
-                }
-            }
-            if !missing.isEmpty {
-                err("error: " + missingKeysMessage(missing, names: names, paths: paths))  // Hints.swift
-                return .configuration
-            }
-        }
-
-        let store: any FeedlineStore
-        do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
-        let runner = makeRunner(store: store)
-        // Retries, quota counting and the pre-run quota check (LiveRunSettings.swift).
-        var liveFetcher: any PayloadFetching = fetcher
-        if source == .live {
-            switch prepareLiveRun(selected, base: fetcher, store: store) {
-            case .ready(let wrapped): liveFetcher = wrapped
-            case .refused(let status): return status
-            }
-        }
-
-        var reports: [RunReport] = []
-        var lockedOut = false
-        let nameWidth = selected.map { DisplayWidth.columns($0.name) }.max() ?? 0
-        for pipeline in selected {
-            // One run of a pipeline per database at a time (Schedule/RunLocking.swift).
-            guard let lock = acquireRunLock(pipeline.name, store: store) else { lockedOut = true; continue }
-            defer { lock.release() }
-            let report: RunReport
-            switch source {
-            case .live:
-                var resumed = Self.expandingPlaceholders(pipeline, now: environment.clock())
-                if let feed = environment.feeds.first(where: { $0.source == pipeline.source }) {
-                    resumed.spec = feed.resuming(resumed.spec, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:])
-                }
-                report = await runner.runLive(resumed, fetcher: liveFetcher)
-            case .fixtures, .replay:
-                do {
-                    let staged = try stageFixtures(pipeline, fixtures: paths.fixtures)
-                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged)
-                } catch {
-                    report = RunReport(pipeline: pipeline.name, run: nil, mode: .fixtures, counts: LoadCounts(),
-                                       error: asFeedError(error), fileErrors: [])
-                }
-            }
-            reports.append(report)
-            if !json { out(Self.summaryLine(report, nameWidth: nameWidth)) }
-        }
-        if json { out(Self.json(reports)) } else if !reports.isEmpty { Self.summaryFooter(reports, database: paths.database).forEach(out) }
-        if lockedOut { return reports.contains(where: \.succeeded) ? .partial : .temporaryFailure }
-        let status = Self.status(reports)
-        if names.isEmpty && !problems.isEmpty && status == .success { return .partial }  // skipped files
-        return status
     }
 
     /// Replaces `{today}` and `{yesterday}` in parameter values by dates in Asia/Seoul.
@@ -196,91 +122,25 @@ public struct Feedline: Sendable {
         return copy
     }
 
-    /// Fixture files of a pipeline as payloads, in the order listed.
-    func stageFixtures(_ pipeline: PipelineDefinition, fixtures: URL) throws -> [StagedPayload] {
-        guard let feed = environment.feeds.first(where: { $0.source == pipeline.source }) else {
-            throw FeedError(.invalidRequest, .terminal, "No feed named '\(pipeline.source)'.")
-        }
-        guard !pipeline.fixtures.isEmpty else {
-            throw FeedError(.invalidRequest, .terminal, "\(pipeline.file) lists no fixtures, so it cannot run without --live.")
-        }
-        return try pipeline.fixtures.map { relative in
-            let file = fixtures.appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: file.path) else {
-                throw FeedError(.invalidRequest, .terminal, "Fixture file not found.", context: file.path)
-            }
-            let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
-            let format = PayloadArchive.sniffFormat(head) ?? pipeline.spec.format
-            let operation = feed.recognise(head: head, format: format)
-            let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
-                                                     format: format, fetchedAt: environment.clock())
-            return StagedPayload(payload: payload, feed: feed,
-                                 context: DecodeContext(request: nil, fallbackParameters: pipeline.fallbackParameters),
-                                 archivePath: "fixtures/" + relative)
-        }
-    }
-
     // MARK: - replay
 
-    /// Replays files or directories (an archive, or any saved payloads) with no network.
+    /// `feedline replay`: replays files or directories with no network, then prints the run.
     public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
-                       force: Bool, json: Bool = false) -> ExitStatus {
-        let feeds = environment.feeds
-        if let sourceHint, !feeds.contains(where: { $0.source == sourceHint }) {
-            err("error: --source '\(sourceHint)' is not a known feed; known: \(feeds.map(\.source).joined(separator: ", ")).")
-            return .configuration
-        }
-        // Only regular files are opened: a FIFO, socket or device is skipped with a note. Inside a
-        // directory, a link that leads nowhere is a file that failed; named on the command line,
-        // anything but a file or directory is a usage mistake.
-        var files: [URL] = []
-        var unreadable: [(file: String, error: String)] = []
-        for input in inputs {
-            let url = environment.resolve(input)
-            let kind = ReplayPathKind.of(url.path)
-            switch kind {
-            case .directory:
-                let found = Self.replayFiles(under: url)
-                files += found.files
-                for (file, why) in found.skipped { err("note: skipping \(file.path): \(why).") }
-                unreadable += found.unreadable
-            case .regular:
-                files.append(url)
-            case .special(let what):
-                err("note: skipping \(input): not a regular file (\(what)).")
-            case .missing, .danglingLink, .linkLoop, .inaccessible:
-                err("error: \(input): \(kind.problem ?? "cannot be read").")
-                return .configuration
+                       force: Bool, json: Bool = false) async -> ExitStatus {
+        do throws(CommandRefusal) {
+            let outcome = try await PipelineRuns(environment: environment)
+                .replay(inputs: inputs, sourceHint: sourceHint, parameters: parameters, paths: paths, force: force)
+            outcome.notes.forEach(err)
+            let report = outcome.report
+            for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
+            if json { out(Self.json([report])) } else {
+                out(Self.summaryLine(report))
+                Self.summaryFooter([report], database: paths.database).forEach(out)
             }
+            return outcome.exitStatus
+        } catch {
+            return refused(error)
         }
-        if files.isEmpty && unreadable.isEmpty {
-            err("error: no .xml or .json payload files found in \(inputs.joined(separator: ", ")).")
-            return .configuration
-        }
-
-        // Staging reads and hashes every file; spread over the cores, it is most of the time of
-        // re-running an archive that is already loaded.
-        let results = Self.concurrentMap(files) { file in
-            Result { try self.stageReplay(file, sourceHint: sourceHint, parameters: parameters) }
-        }
-        var staged: [StagedPayload] = []
-        for (file, result) in zip(files, results) {
-            switch result {
-            case .success(let payload): staged.append(payload)
-            case .failure(let error): unreadable.append((file.path, "\(error)"))
-            }
-        }
-        let store: any FeedlineStore
-        do { store = try openStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
-        let report = makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force)
-        for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
-        if json { out(Self.json([report])) } else {
-            out(Self.summaryLine(report))
-            Self.summaryFooter([report], database: paths.database).forEach(out)
-        }
-        if report.error != nil { return Self.status([report]) }
-        if !report.fileErrors.isEmpty { return report.counts.payloadsLoaded + report.counts.payloadsAlreadyLoaded > 0 ? .partial : .failure }
-        return .success
     }
 
     /// `transform` applied to every element, spread over the cores; results in input order.
@@ -292,31 +152,6 @@ public struct Feedline: Sendable {
             slots.lock.withLock { slots.results[index] = result }
         }
         return slots.results.map { $0! }
-    }
-
-    /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
-    func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String]) throws -> StagedPayload {
-        let head = try ReplayFile.head(of: file.path, count: 4096)
-        guard let format = PayloadArchive.sniffFormat(head) else {
-            throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
-        }
-        if let meta = PayloadArchive.metadata(for: file), let feed = environment.feeds.first(where: { $0.source == meta.source }) {
-            let payload = try PayloadArchive.payload(forFile: file, request: meta.request, source: meta.source, operation: meta.operation,
-                                                     format: format, fetchedAt: Self.parseISO(meta.fetchedAt) ?? environment.clock())
-            return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: meta.request, fallbackParameters: parameters),
-                                 archivePath: file.path)
-        }
-        let candidates = environment.feeds.filter { sourceHint == nil || $0.source == sourceHint }
-        for feed in candidates {
-            if let operation = feed.recognise(head: head, format: format) {
-                let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
-                                                         format: format, fetchedAt: environment.clock())
-                return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: nil, fallbackParameters: parameters),
-                                     archivePath: file.path)
-            }
-        }
-        throw FeedError(.unrecognised, .terminal,
-                        "Not a payload feedline recognises\(sourceHint.map { " as \($0)" } ?? ""); pass --source NAME if you know its feed.")
     }
 
     /// The payload files (`*.xml`, `*.json`, not `*.meta.json` or hidden) under `directory` that

@@ -1,0 +1,226 @@
+import Domain
+import FeedCore
+import Foundation
+import Pipeline
+import Storage
+
+/// Why a command stopped before doing its work: the exit status, and the lines that say why
+/// (each a whole line, `error: …`), for the command to print.
+public struct CommandRefusal: Error, Sendable, CustomStringConvertible {
+    public var status: ExitStatus
+    public var lines: [String]
+
+    public init(_ status: ExitStatus, _ lines: [String]) { self.status = status; self.lines = lines }
+    public init(_ status: ExitStatus, error message: String) { self.init(status, ["error: " + message]) }
+
+    public var description: String { lines.joined(separator: "\n") }
+}
+
+/// The use cases of `run` and `replay`: they choose, plan and run pipelines and return what
+/// happened. They print nothing (progress goes through the logger and the runner's events);
+/// `Console` prints their results and picks the exit status.
+public struct PipelineRuns: Sendable {
+    public let environment: AppEnvironment
+
+    public init(environment: AppEnvironment) { self.environment = environment }
+
+    /// The pipelines a run will take, and the invalid files left out of an unnamed run.
+    public struct Selection: Sendable {
+        public var pipelines: [PipelineDefinition]
+        /// Files that could not be read; set only when no names were given (a named pipeline
+        /// whose file is invalid refuses the run instead).
+        public var skipped: [PipelineCatalog.Problem]
+    }
+
+    /// What a run of several pipelines did.
+    public struct Outcome: Sendable {
+        public var reports: [RunReport]
+        /// Pipelines not run because another run held their lock, with the reason.
+        public var lockedOut: [(pipeline: String, reason: String)]
+        public var skipped: [PipelineCatalog.Problem]
+
+        /// 0 all ran and succeeded; 3 some did not (or files were skipped); 75 every run was
+        /// locked out or failed transiently; 78 a key was missing; 1 otherwise.
+        public var exitStatus: ExitStatus {
+            if !lockedOut.isEmpty { return reports.contains(where: \.succeeded) ? .partial : .temporaryFailure }
+            let status = Console.status(reports)
+            return !skipped.isEmpty && status == .success ? .partial : status
+        }
+    }
+
+    /// The named pipelines (all when `names` is empty) from the pipelines directory.
+    public func select(names: [String], paths: Paths) throws(CommandRefusal) -> Selection {
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
+        let (all, problems) = catalog.loadAll()
+        if names.isEmpty {
+            // A bad file is named and skipped; it never keeps the valid pipelines from running.
+            if all.isEmpty && !problems.isEmpty { throw CommandRefusal(.configuration, problems.map { "error: \($0)" }) }
+            if all.isEmpty { throw CommandRefusal(.configuration, ["No pipelines to run in \(paths.pipelines.path)."]) }
+            return Selection(pipelines: all, skipped: problems)
+        }
+        var selected: [PipelineDefinition] = []
+        for name in names {
+            if let p = all.first(where: { $0.name == name }) { selected.append(p); continue }
+            if let problem = problems.first(where: { $0.pipelineName == name }) { throw CommandRefusal(.configuration, error: "\(problem)") }
+            throw CommandRefusal(.configuration, error: "no pipeline named '\(name)'. Known: \(all.map(\.name).joined(separator: ", ")). See `feedline pipelines`.")
+        }
+        return Selection(pipelines: selected, skipped: [])
+    }
+
+    /// Runs the selected pipelines from their fixtures or live, one after another, each under
+    /// its run lock and in one transaction. `each` is told of every finished run as it finishes.
+    ///
+    /// A live run checks its keys and today's quotas first, and refuses (before anything is
+    /// fetched or written) when a key is missing or the first pages would not fit.
+    public func run(_ selection: Selection, mode: RunMode, paths: Paths, names: [String] = [],
+                    each: @Sendable (RunReport) -> Void = { _ in }) async throws(CommandRefusal) -> Outcome {
+        guard mode != .replay else {
+            throw CommandRefusal(.usage, error: "pipelines run from their fixtures or live; to load saved payloads use `feedline replay PATH…`.")
+        }
+        let pipelines = selection.pipelines
+        let fetcher = environment.makeLiveFetcher(paths: paths)
+        if mode == .live {
+            // Missing keys fail at once, before anything is fetched or written, all named in one line.
+            var missing: [String] = []
+            for feedName in Set(pipelines.map(\.source)).sorted() {
+                guard let feed = environment.feed(named: feedName) else { continue }
+                if (try? fetcher.checkCredential(CredentialRequirement(environmentVariable: feed.credentialVariable, placement: .query("")))) == nil {
+                    missing.append(feed.credentialVariable)
+                }
+            }
+            if !missing.isEmpty { throw CommandRefusal(.configuration, error: environment.missingKeysMessage(missing, names: names, paths: paths)) }
+        }
+
+        let store: any FeedlineStore
+        do { store = try environment.openStore(paths) } catch { throw environment.databaseOpenRefusal(error, paths: paths) }
+        let runner = environment.makeRunner(store: store)
+        var liveFetcher: any PayloadFetching = fetcher
+        var plans: [String: PlannedRun] = [:]
+        if mode == .live {
+            // Each pipeline's requests are built once, here: the quota check and the run use the same.
+            for pipeline in pipelines { plans[pipeline.name] = environment.plan(pipeline, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:]) }
+            liveFetcher = try environment.prepareLiveRun(pipelines.compactMap { plans[$0.name] }, base: fetcher, store: store)
+        }
+
+        var outcome = Outcome(reports: [], lockedOut: [], skipped: selection.skipped)
+        for pipeline in pipelines {
+            // One run of a pipeline per database at a time (Schedule/RunLocking.swift).
+            let lock: HeldRunLock
+            switch environment.acquireRunLock(pipeline.name, store: store) {
+            case .success(let held): lock = held
+            case .failure(let refusal): outcome.lockedOut.append((pipeline.name, refusal.message)); continue
+            }
+            defer { lock.release() }
+            let report: RunReport
+            switch mode {
+            case .live:
+                var plan = plans[pipeline.name] ?? environment.plan(pipeline, bookmarks: [:])
+                // Another process may have moved the bookmarks between planning and the lock.
+                let bookmarks = (try? store.bookmarks(pipeline: pipeline.name)) ?? [:]
+                if bookmarks != plan.bookmarks { plan = environment.plan(pipeline, bookmarks: bookmarks) }
+                report = await runner.runLive(plan, fetcher: liveFetcher)
+            case .fixtures, .replay:
+                do {
+                    let staged = try environment.stageFixtures(pipeline, fixtures: paths.fixtures)
+                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged)
+                } catch {
+                    report = RunReport(pipeline: pipeline.name, run: nil, mode: .fixtures, counts: LoadCounts(),
+                                       error: asFeedError(error), fileErrors: [])
+                }
+            }
+            outcome.reports.append(report)
+            each(report)
+        }
+        return outcome
+    }
+
+    /// What a replay did, with the notes on files it left aside.
+    public struct ReplayOutcome: Sendable {
+        public var report: RunReport
+        /// `note: skipping …` lines: entries that are not regular files.
+        public var notes: [String]
+
+        /// 0 every file loaded (or was loaded before); 3 some files failed; 1 none loaded.
+        public var exitStatus: ExitStatus {
+            if report.error != nil { return Console.status([report]) }
+            if !report.fileErrors.isEmpty {
+                return report.counts.payloadsLoaded + report.counts.payloadsAlreadyLoaded > 0 ? .partial : .failure
+            }
+            return .success
+        }
+    }
+
+    /// Replays files or directories (an archive, or any saved payloads) with no network.
+    public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
+                       force: Bool) async throws(CommandRefusal) -> ReplayOutcome {
+        let feeds = environment.feeds
+        if let sourceHint, environment.feed(named: sourceHint) == nil {
+            throw CommandRefusal(.configuration, error: "--source '\(sourceHint)' is not a known feed; known: \(feeds.map(\.source).joined(separator: ", ")).")
+        }
+        // Only regular files are opened: a FIFO, socket or device is skipped with a note. Inside a
+        // directory, a link that leads nowhere is a file that failed; named on the command line,
+        // anything but a file or directory is a usage mistake.
+        var files: [URL] = []
+        var notes: [String] = []
+        var unreadable: [(file: String, error: String)] = []
+        for input in inputs {
+            let url = environment.resolve(input)
+            let kind = ReplayPathKind.of(url.path)
+            switch kind {
+            case .directory:
+                let found = Console.replayFiles(under: url)
+                files += found.files
+                notes += found.skipped.map { "note: skipping \($0.0.path): \($0.1)." }
+                unreadable += found.unreadable
+            case .regular:
+                files.append(url)
+            case .special(let what):
+                notes.append("note: skipping \(input): not a regular file (\(what)).")
+            case .missing, .danglingLink, .linkLoop, .inaccessible:
+                throw CommandRefusal(.configuration, notes + ["error: \(input): \(kind.problem ?? "cannot be read")."])
+            }
+        }
+        if files.isEmpty && unreadable.isEmpty {
+            throw CommandRefusal(.configuration, notes + ["error: no .xml or .json payload files found in \(inputs.joined(separator: ", "))."])
+        }
+
+        // Staging reads and hashes every file; spread over the cores, it is most of the time of
+        // re-running an archive that is already loaded.
+        let environment = environment
+        let results = Console.concurrentMap(files) { file in
+            Result { try environment.stageReplay(file, sourceHint: sourceHint, parameters: parameters) }
+        }
+        var staged: [StagedPayload] = []
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let payload): staged.append(payload)
+            case .failure(let error): unreadable.append((file.path, "\(error)"))
+            }
+        }
+        let store: any FeedlineStore
+        do { store = try environment.openStore(paths) } catch {
+            var refusal = environment.databaseOpenRefusal(error, paths: paths)
+            refusal.lines = notes + refusal.lines
+            throw refusal
+        }
+        let report = await environment.makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force)
+        return ReplayOutcome(report: report, notes: notes)
+    }
+}
+
+/// A live run of a pipeline, planned: placeholders expanded, resumed from its bookmarks, its
+/// first-page requests built. The quota check, `--dry-run` and the runner all use this one value.
+extension AppEnvironment {
+    func feed(named source: String) -> (any Feed)? { feeds.first { $0.source == source } }
+
+    /// Plans a live run of `pipeline` now, from `bookmarks`.
+    func plan(_ pipeline: PipelineDefinition, bookmarks: [String: String]) -> PlannedRun {
+        var resumed = Console.expandingPlaceholders(pipeline, now: clock())
+        guard let feed = feed(named: pipeline.source) else {
+            return PlannedRun(pipeline: resumed, bookmarks: bookmarks, requests: .failure(
+                FeedError(.invalidRequest, .terminal, "No feed named '\(pipeline.source)'; known feeds: \(feeds.map(\.source).joined(separator: ", ")).")))
+        }
+        resumed.spec = feed.resuming(resumed.spec, bookmarks: bookmarks)
+        return PlannedRun(pipeline: resumed, bookmarks: bookmarks, requests: Result { try feed.requests(for: resumed.spec) }.mapError(asFeedError))
+    }
+}

@@ -1,0 +1,56 @@
+import FeedCore
+import Foundation
+import Pipeline
+
+/// Payloads from files: a pipeline's fixtures, or saved payloads to replay.
+extension AppEnvironment {
+    /// Fixture files of a pipeline as payloads, in the order listed.
+    func stageFixtures(_ pipeline: PipelineDefinition, fixtures: URL) throws -> [StagedPayload] {
+        guard let feed = feeds.first(where: { $0.source == pipeline.source }) else {
+            throw FeedError(.invalidRequest, .terminal, "No feed named '\(pipeline.source)'.")
+        }
+        guard !pipeline.fixtures.isEmpty else {
+            throw FeedError(.invalidRequest, .terminal, "\(pipeline.file) lists no fixtures, so it cannot run without --live.")
+        }
+        return try pipeline.fixtures.map { relative in
+            let file = fixtures.appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw FeedError(.invalidRequest, .terminal, "Fixture file not found.", context: file.path)
+            }
+            let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
+            let format = PayloadArchive.sniffFormat(head) ?? pipeline.spec.format
+            let operation = feed.recognise(head: head, format: format)
+            let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
+                                                     format: format, fetchedAt: clock())
+            return StagedPayload(payload: payload, feed: feed,
+                                 context: DecodeContext(request: nil, fallbackParameters: pipeline.fallbackParameters),
+                                 archivePath: "fixtures/" + relative)
+        }
+    }
+
+    /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
+    func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String]) throws -> StagedPayload {
+        let head = try ReplayFile.head(of: file.path, count: 4096)
+        guard let format = PayloadArchive.sniffFormat(head) else {
+            throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
+        }
+        if let meta = PayloadArchive.metadata(for: file), let feed = feeds.first(where: { $0.source == meta.source }) {
+            let payload = try PayloadArchive.payload(forFile: file, request: meta.request, source: meta.source, operation: meta.operation,
+                                                     format: format, fetchedAt: Console.parseISO(meta.fetchedAt) ?? clock())
+            return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: meta.request, fallbackParameters: parameters),
+                                 archivePath: file.path)
+        }
+        let candidates = feeds.filter { sourceHint == nil || $0.source == sourceHint }
+        for feed in candidates {
+            if let operation = feed.recognise(head: head, format: format) {
+                let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
+                                                         format: format, fetchedAt: clock())
+                return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: nil, fallbackParameters: parameters),
+                                     archivePath: file.path)
+            }
+        }
+        throw FeedError(.unrecognised, .terminal,
+                        "Not a payload feedline recognises\(sourceHint.map { " as \($0)" } ?? ""); pass --source NAME if you know its feed.")
+    }
+
+}
