@@ -62,19 +62,19 @@ import TestSupport
     }
 
     @Test("a newer feedline's database: replay refuses with exit 78 and writes nothing; status and intake still read it")
-    func newerDatabase() throws {
+    func newerDatabase() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         try writePage(env)
         #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false) == .success)
         let queue = try DatabaseQueue(path: env.database.path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-later')") }
+        try await queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-later')") }
         try queue.close()
-        let runs = try DatabaseQueue(path: env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") }
+        let runs = try await DatabaseQueue(path: env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") }
 
         #expect(await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: true) == .configuration)
         #expect(env.err.text.contains("error: this database was written by a newer feedline (migration v99-later); upgrade feedline"))
-        #expect(try DatabaseQueue(path: env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") } == runs)
+        #expect(try await DatabaseQueue(path: env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") } == runs)
 
         let pipelines = try env.writeScheduledPipelines()
         #expect(env.feedline.status(paths: env.paths(pipelines: pipelines), json: true) == .success, "\(env.err.text)")

@@ -72,7 +72,7 @@ import Glibc
     }
 
     @Test("a file that cannot be read says why", .enabled(if: getuid() != 0, "root reads files whatever their mode"))
-    func unreadableFileSaysWhy() throws {
+    func unreadableFileSaysWhy() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let pages = try pagesWithOneGoodPage(env)

@@ -10,15 +10,19 @@ import TestSupport
 /// A live run decodes each page once: the fetch stage's inspection (which surfaces API error
 /// envelopes inside the retried unit) is the decode the load writes.
 @Suite struct DecodeOnceTests {
-    /// AirKorea, counting its decodes.
+    /// AirKorea, counting its decodes and how often it builds a pipeline's requests.
     struct CountingFeed: Feed {
         let base: AirKoreaFeed
         let decodes: Counter
+        var requestBuilds = Counter()
         var source: String { base.source }
         var operations: [String] { base.operations }
         var credentialVariable: String { base.credentialVariable }
         var schema: FeedSchema { base.schema }
-        func requests(for spec: SourceSpec) throws -> [FeedRequest] { try base.requests(for: spec) }
+        func requests(for spec: SourceSpec) throws -> [FeedRequest] {
+            requestBuilds.increment()
+            return try base.requests(for: spec)
+        }
         func request(_ request: FeedRequest, page: Int) -> FeedRequest? { base.request(request, page: page) }
         func isLastPage(_ summary: PageSummary, of request: FeedRequest) -> Bool { base.isLastPage(summary, of: request) }
         func recognise(head: Data, format: PayloadFormat) -> String? { base.recognise(head: head, format: format) }
@@ -51,14 +55,17 @@ import TestSupport
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-            let counter = Counter()
+            let counter = Counter(), builds = Counter()
             var environment = env.environment
-            environment.feeds = [CountingFeed(base: AirKoreaFeed(baseURL: server.baseURL), decodes: counter)]
+            environment.feeds = [CountingFeed(base: AirKoreaFeed(baseURL: server.baseURL), decodes: counter, requestBuilds: builds)]
             let status = await Console(environment: environment).run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
             #expect(status == .success, "\(env.printed)")
             #expect(server.requests.count == 4, "three pages, one retried")
             #expect(counter.count == 4, "one decode per fetched answer, not \(counter.count)")
             #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 7)
+            // Requests are built when the pipeline file is checked and once for the run: the
+            // quota check and the runner share the plan.
+            #expect(builds.count == 2, "the catalog's check and the run's plan, not \(builds.count)")
         }
     }
 }
