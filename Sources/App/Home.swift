@@ -101,26 +101,25 @@ public struct FeedlineHome: Sendable, Equatable {
         guard let bytes = try? Data(contentsOf: file) else { throw Problem(description: "\(label): cannot be read.") }
         if let violation = PipelineFileBounds.check(bytes) { throw Problem(description: "\(label) \(violation.message)") }
         guard let text = String(data: bytes, encoding: .utf8) else { throw Problem(description: "\(label): is not UTF-8 text.") }
-        let parsed: Any?
-        do { parsed = try PlainYAML.load(text) } catch {
+        let node: Node?
+        do { node = try YAMLDocument.compose(text) } catch {
             throw Problem(description: "\(label): is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
         }
-        let map: [String: Any]
-        switch parsed {
-        case nil: map = [:]
-        case let m as [String: Any]: map = m
-        default: throw Problem(description: "\(label): must be a mapping of settings (database, archive, pipelines, fixtures, queries).")
+        guard let node else { self.config = Config(); return }
+        let settings: ConfigFile
+        do { settings = try YAMLDocument.decode(ConfigFile.self, from: node) } catch {
+            if let field = YAMLDocument.field(of: error) { throw Problem(description: "\(label): field '\(field)' must be a path.") }
+            throw Problem(description: "\(label): must be a mapping of settings (database, archive, pipelines, fixtures, queries).")
         }
-        if let unknown = map.keys.filter({ !Config.fields.contains($0) }).sorted().first {
+        if let unknown = settings.unknownFields.first {
             throw Problem(description: "\(label): field '\(unknown)' is not known; known fields: \(Config.fields.joined(separator: ", ")).")
         }
-        func path(_ field: String) throws -> String? {
-            guard let value = map[field] else { return nil }
-            guard let text = value as? String, !text.isEmpty else { throw Problem(description: "\(label): field '\(field)' must be a path.") }
-            return text
+        for (field, value) in [("database", settings.database), ("archive", settings.archive), ("pipelines", settings.pipelines),
+                               ("fixtures", settings.fixtures), ("queries", settings.queries)] where value?.isEmpty == true {
+            throw Problem(description: "\(label): field '\(field)' must be a path.")
         }
-        self.config = Config(database: try path("database"), archive: try path("archive"), pipelines: try path("pipelines"),
-                             fixtures: try path("fixtures"), queries: try path("queries"))
+        self.config = Config(database: settings.database, archive: settings.archive, pipelines: settings.pipelines,
+                             fixtures: settings.fixtures, queries: settings.queries)
     }
 
     static func isDirectory(_ url: URL) -> Bool {
@@ -134,4 +133,26 @@ public struct FeedlineHome: Sendable, Equatable {
 
     /// How to get a home, for messages shown when none was found.
     public static let hint = "run `feedline init DIR` to create a feedline home with example pipelines and fixtures (then `cd DIR`), or pass --home DIR or set FEEDLINE_HOME"
+}
+
+/// `feedline.yaml` as written: each setting a path (text), and the names of fields it does not know.
+private struct ConfigFile: Decodable {
+    enum Field: String, CodingKey { case database, archive, pipelines, fixtures, queries }
+    var database, archive, pipelines, fixtures, queries: String?
+    var unknownFields: [String]
+
+    init(from decoder: any Decoder) throws {
+        unknownFields = try decoder.container(keyedBy: YAMLKey.self).allKeys.map(\.stringValue)
+            .filter { Field(rawValue: $0) == nil }.sorted()
+        let fields = try decoder.container(keyedBy: Field.self)
+        func path(_ field: Field) throws -> String? {
+            // An empty value is not a path.
+            if fields.contains(field), try fields.decodeNil(forKey: field) {
+                throw DecodingError.valueNotFound(String.self, .init(codingPath: [field], debugDescription: "empty"))
+            }
+            return try fields.decodeIfPresent(YAMLText.self, forKey: field)?.text
+        }
+        database = try path(.database); archive = try path(.archive); pipelines = try path(.pipelines)
+        fixtures = try path(.fixtures); queries = try path(.queries)
+    }
 }

@@ -46,11 +46,6 @@ public struct PipelineCatalog: Sendable {
         public var description: String { problems.map(\.description).joined(separator: "\n") }
     }
 
-    static let knownFields: Set<String> = [
-        "description", "source", "operation", "parameters", "format", "page_size", "max_pages", "target",
-        "schedule", "timezone", "catch_up", "fixtures",
-    ]
-
     /// Loads every `*.yaml`/`*.yml` file; returns the valid pipelines and the problems found.
     public func loadAll() -> (pipelines: [PipelineDefinition], problems: [Problem]) {
         let files: [URL]
@@ -98,71 +93,54 @@ public struct PipelineCatalog: Sendable {
         guard let bytes = try? Data(contentsOf: real) else { throw problem(nil, "cannot be read (no permission?).") }
         if let violation = PipelineFileBounds.check(bytes) { throw problem(nil, violation.message) }
         guard let text = String(data: bytes, encoding: .utf8) else { throw problem(nil, "cannot be read as UTF-8 text.") }
-        let parsed: Any?
-        do { parsed = try PlainYAML.load(text) } catch {
+        let file: PipelineFile
+        do {
+            guard let node = try YAMLDocument.compose(text) else { throw problem(nil, "must be a mapping of fields (source, operation, …).") }
+            do { file = try YAMLDocument.decode(PipelineFile.self, from: node) } catch {
+                throw problem(nil, "must be a mapping of fields (source, operation, …).")
+            }
+        } catch let found as Problem {
+            throw found
+        } catch {
             throw problem(nil, "is not valid YAML (\(String(describing: error).split(separator: "\n").first ?? "")).")
         }
-        guard let map = parsed as? [String: Any] else { throw problem(nil, "must be a mapping of fields (source, operation, …).") }
         // From here on, each field's problem is noted and checking goes on.
-        var found: [Problem] = []
+        var found: [Problem] = file.problems.map { problem($0.field, $0.message) }
         func checked<T>(_ body: () throws -> T) -> T? {
-            do { return try body() } catch let p as Problem { found.append(p) } catch { found.append(problem(nil, "\(error)")) }
+            do { return try body() } catch let p as Problem { found.append(p) } catch is AlreadyNoted {} catch { found.append(problem(nil, "\(error)")) }
             return nil
         }
-        for unknown in map.keys.filter({ !Self.knownFields.contains($0) }).sorted() {
-            found.append(problem(unknown, "is not a known field; known fields: \(Self.knownFields.sorted().joined(separator: ", "))."))
-        }
-        func string(_ field: String, required: Bool = false) throws -> String? {
-            guard let value = map[field] else {
-                if required { throw problem(field, "is required.") }
-                return nil
-            }
-            guard let scalar = Self.scalarText(value) else { throw problem(field, "must be a single value.") }
-            return scalar
-        }
-        func integer(_ field: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
-            guard let text = try string(field) else { return fallback }
+        struct AlreadyNoted: Error {}
+        func integer(_ field: String, _ text: String?, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+            guard let text else { return fallback }
             guard let n = Int(text), range.contains(n) else { throw problem(field, "must be a whole number in \(range.lowerBound)…\(range.upperBound), not '\(text)'.") }
             return n
         }
+        let shapeProblems = Set(file.problems.map(\.field))
+        func required(_ field: String, _ value: String?) throws -> String {
+            guard let value else {
+                if shapeProblems.contains(field) { throw AlreadyNoted() }  // "must be a single value", said once
+                throw problem(field, "is required.")
+            }
+            return value
+        }
 
-        let source = checked { try string("source", required: true)! }
+        let source = checked { try required("source", file.source) }
         var feed: (any Feed)?
         if let source {
             feed = feeds[source]
             if feed == nil { found.append(problem("source", "'\(source)' is not a known feed; known: \(feeds.keys.sorted().joined(separator: ", ")).")) }
         }
-        let operation = checked { try string("operation", required: true)! }
+        let operation = checked { try required("operation", file.operation) }
         let format = checked { () throws -> PayloadFormat in
-            let formatText = try string("format") ?? "xml"
+            let formatText = file.format ?? "xml"
             guard let format = PayloadFormat(rawValue: formatText.lowercased()) else { throw problem("format", "must be xml or json, not '\(formatText)'.") }
             return format
         }
-
-        var parameters: [(name: String, values: [String])] = []
-        var parametersValid = true
-        if let raw = map["parameters"] {
-            if let dict = raw as? [String: Any] {
-                for key in dict.keys.sorted() {
-                    let value = dict[key]!
-                    if let list = value as? [Any] {
-                        let values = list.compactMap(Self.scalarText)
-                        if values.count == list.count, !values.isEmpty { parameters.append((key, values)); continue }
-                        found.append(problem("parameters.\(key)", "must be a value or a non-empty list of values."))
-                    } else if let scalar = Self.scalarText(value) {
-                        parameters.append((key, [scalar])); continue
-                    } else {
-                        found.append(problem("parameters.\(key)", "must be a value or a list of values."))
-                    }
-                    parametersValid = false
-                }
-            } else {
-                found.append(problem("parameters", "must be a mapping of name: value (or name: [values])."))
-                parametersValid = false
-            }
-        }
-        let pageSize = checked { try integer("page_size", default: 1000, range: 1...10_000) }
-        let maxPages = checked { try integer("max_pages", default: 100, range: 1...100_000) }
+        let parameters = file.parameters
+        let parametersValid = file.parametersValid
+        let pageSize = checked { try integer("page_size", file.pageSize, default: 1000, range: 1...10_000) }
+        let maxPages = checked { try integer("max_pages", file.maxPages, default: 100, range: 1...100_000) }
         var spec: SourceSpec?
         if let operation, let format, let pageSize, let maxPages {
             spec = SourceSpec(operation: operation, parameters: parameters, format: format, pageSize: pageSize, maxPages: maxPages)
@@ -177,50 +155,29 @@ public struct PipelineCatalog: Sendable {
                 found.append(problem("parameters", "\(error)"))
             }
         }
-        var fixtures: [String] = []
-        if let raw = map["fixtures"] {
-            if let list = raw as? [Any] {
-                fixtures = list.compactMap(Self.scalarText)
-                if fixtures.count != list.count { found.append(problem("fixtures", "must be a list of file paths.")) }
-            } else if let single = Self.scalarText(raw) {
-                fixtures = [single]
-            } else {
-                found.append(problem("fixtures", "must be a list of file paths."))
-            }
-        }
+        let fixtures = file.fixtures
         let schedule = checked { () throws -> String? in
-            let schedule = try string("schedule")
+            let schedule = file.schedule
             if let schedule {
                 do { _ = try CronExpression(parsing: schedule) } catch { throw problem("schedule", "\(error)") }
             }
             return schedule
         }
         let timeZone = checked { () throws -> String in
-            let timeZone = try string("timezone") ?? CronSchedule.defaultTimeZoneIdentifier
+            let timeZone = file.timeZone ?? CronSchedule.defaultTimeZoneIdentifier
             guard TimeZone(identifier: timeZone) != nil else { throw problem("timezone", "'\(timeZone)' is not a known time zone.") }
             return timeZone
         }
         let catchUp = checked { () throws -> CatchUpPolicy in
-            let catchUpText = try string("catch_up") ?? CatchUpPolicy.latest.rawValue
+            let catchUpText = file.catchUp ?? CatchUpPolicy.latest.rawValue
             guard let catchUp = CatchUpPolicy(rawValue: catchUpText) else { throw problem("catch_up", "must be latest or all, not '\(catchUpText)'.") }
             return catchUp
         }
-        let description = checked { try string("description") }
-        let target = checked { try string("target") }
+        let description = file.description, target = file.target
         if found.count == 1 { throw found[0] }
         if !found.isEmpty { throw Problems(problems: found) }
-        return PipelineDefinition(name: name, description: description!, source: source!, spec: spec!,
-                                  target: target!, schedule: schedule!, timeZone: timeZone!,
+        return PipelineDefinition(name: name, description: description, source: source!, spec: spec!,
+                                  target: target, schedule: schedule!, timeZone: timeZone!,
                                   fixtures: fixtures, file: label, catchUp: catchUp!)
-    }
-
-    static func scalarText(_ value: Any) -> String? {
-        switch value {
-        case let s as String: return s
-        case let i as Int: return String(i)
-        case let d as Double: return String(d)
-        case let b as Bool: return b ? "true" : "false"
-        default: return nil
-        }
     }
 }

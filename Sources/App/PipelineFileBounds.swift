@@ -136,39 +136,87 @@ public enum PipelineFileBounds {
     }
 }
 
-/// Reads a bounded YAML document (see `PipelineFileBounds`) into plain values — `[String: Any]`,
-/// `[Any]`, `String`, `NSNull` — from the parsed node tree, without Yams' value construction,
-/// which stops the process on some inputs (a mapping whose key is itself a collection, a bad
-/// `!!binary`). Scalars stay text (`1000`, `true`, `1.3` as written); `null`, `~` and an empty
-/// plain value are `NSNull`. Throws a sentence naming the line for what is not plain data.
-public enum PlainYAML {
+/// Reads a bounded YAML document (see `PipelineFileBounds`) into a `Decodable` type with Yams'
+/// `YAMLDecoder`. The node tree is composed first and checked for what the decoder would pass
+/// over in silence — a key that is a list or mapping, an alias — so nothing in a file is ignored
+/// without a word. Fields are decoded as text (`1000`, `true`, `1.3` as written) by the types
+/// that read them; a `DecodingError`'s coding path names the field (`YAMLDocument.field(of:)`).
+public enum YAMLDocument {
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
     }
 
-    public static func load(_ text: String) throws -> Any? {
+    /// The document's node tree, nil when it is empty.
+    public static func compose(_ text: String) throws -> Node? {
         guard let node = try Yams.compose(yaml: text) else { return nil }
-        return try value(node)
+        try checkKeys(node)
+        return node
     }
 
-    static func value(_ node: Node) throws -> Any {
+    /// `node` decoded as `T`.
+    public static func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
+        try YAMLDecoder().decode(type, from: node)
+    }
+
+    /// The dotted field a decoding error is about (`parameters.stationName`), nil for the document.
+    public static func field(of error: Error) -> String? {
+        let path: [CodingKey]
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?, .dataCorrupted(let context)?:
+            path = context.codingPath
+        default: return nil
+        }
+        return path.isEmpty ? nil : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
+    }
+
+    private static func checkKeys(_ node: Node) throws {
         switch node {
-        case .scalar(let scalar):
-            if scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) { return NSNull() }
-            return scalar.string
-        case .sequence(let sequence):
-            return try sequence.map(value)
+        case .scalar: return
+        case .alias: throw Problem(description: "YAML aliases are not allowed.")
+        case .sequence(let sequence): for member in sequence { try checkKeys(member) }
         case .mapping(let mapping):
-            var out: [String: Any] = [:]
             for (key, member) in mapping {
-                guard case .scalar(let name) = key else {
+                guard case .scalar = key else {
                     throw Problem(description: "line \((key.mark?.line).map(String.init) ?? "?"): a key must be a plain name, not a list or mapping.")
                 }
-                out[name.string] = try value(member)
+                try checkKeys(member)
             }
-            return out
-        case .alias:
-            throw Problem(description: "YAML aliases are not allowed.")
         }
     }
+}
+
+/// One YAML scalar as the text it was written as; a list or mapping is a type mismatch.
+struct YAMLText: Decodable, Sendable {
+    var text: String
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() {
+            throw DecodingError.valueNotFound(String.self, .init(codingPath: decoder.codingPath, debugDescription: "an empty value"))
+        }
+        text = try value.decode(String.self)
+    }
+}
+
+/// A value or a list of values (`stationName: 종로구` or `stationName: [종로구, 중구]`), as text.
+struct YAMLTextList: Decodable, Sendable {
+    var values: [String]
+    init(from decoder: any Decoder) throws {
+        if let list = try? decoder.unkeyedContainer() {
+            var list = list
+            var values: [String] = []
+            while !list.isAtEnd { values.append(try list.decode(YAMLText.self).text) }
+            self.values = values
+        } else {
+            values = [try decoder.singleValueContainer().decode(YAMLText.self).text]
+        }
+    }
+}
+
+/// Any key of a mapping, for reading keys a type does not name.
+struct YAMLKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { return nil }
 }

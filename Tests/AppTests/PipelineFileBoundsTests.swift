@@ -156,12 +156,40 @@ import Glibc
         #expect(problems.allSatisfy { $0.file.hasSuffix("odd.yaml") })
     }
 
-    @Test func plainYAMLKeepsScalarsAsWritten() throws {
-        let value = try PlainYAML.load("a: 1.30\nb: [true, ~, 'x']\nc:\n  d: 1000\n") as? [String: Any]
-        #expect(value?["a"] as? String == "1.30")
-        let list = value?["b"] as? [Any]
-        #expect(list?.first as? String == "true" && list?[1] is NSNull && list?[2] as? String == "x")
-        #expect((value?["c"] as? [String: Any])?["d"] as? String == "1000")
+    @Test func fieldsAreDecodedAsWrittenAndEveryBadFieldIsNamedByItsPath() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        // Scalars stay the text they were written as (no 1.3 for 1.30, no true for yes).
+        let good = try env.writePipeline("good", """
+            source: airkorea
+            operation: realtime-by-station
+            description: yes
+            page_size: 0100
+            parameters: {stationName: [종로구, 중구], dataTerm: DAILY, ver: 1.30}
+            """)
+        let (valid, none) = PipelineCatalog(directory: good, feeds: env.environment.feeds).loadAll()
+        #expect(none.isEmpty, "\(none)")
+        let p = try #require(valid.first)
+        #expect(p.description == "yes" && p.spec.pageSize == 100)
+        #expect(p.spec.parameters.map(\.name) == ["dataTerm", "stationName", "ver"])
+        #expect(p.spec.parameters.last?.values == ["1.30"])
+
+        let bad = try env.writePipeline("bad", """
+            source: [airkorea]
+            operation: realtime-by-station
+            parameters: {stationName: [], dataTerm: {a: 1}}
+            fixtures: {a: b}
+            colour: blue
+            """)
+        try FileManager.default.removeItem(at: bad.appendingPathComponent("good.yaml"))
+        let (_, problems) = PipelineCatalog(directory: bad, feeds: env.environment.feeds).loadAll()
+        let byField = Dictionary(problems.map { ($0.field ?? "-", $0.message) }, uniquingKeysWith: { a, _ in a })
+        #expect(byField["colour"]?.hasPrefix("is not a known field") == true)
+        #expect(byField["source"] == "must be a single value.")
+        #expect(byField["parameters.stationName"] == "must be a value or a non-empty list of values.")
+        #expect(byField["parameters.dataTerm"] == "must be a value or a non-empty list of values.")
+        #expect(byField["fixtures"] == "must be a list of file paths.")
+        #expect(problems.count == 5, "\(problems)")
     }
 }
 

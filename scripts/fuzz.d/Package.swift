@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "fuzz-json-items", dependencies: [driver, readers, kit], path: "Sources/JSONItems"),
         // Payload recognition as `feedline replay` does it: sniff the format, ask every feed.
         .executableTarget(name: "fuzz-recognition", dependencies: [driver, kit, app], path: "Sources/Recognition"),
-        // The pipeline-file decoder (bounds, PlainYAML, field checks) through PipelineCatalog.load.
+        // The pipeline-file decoder (bounds, YAMLDocument + YAMLDecoder, field checks) through PipelineCatalog.load.
         .executableTarget(name: "fuzz-pipeline-file", dependencies: [driver, kit, app], path: "Sources/PipelineFile"),
         // The cron expression parser, and the next run time of what it accepts.
         .executableTarget(name: "fuzz-cron", dependencies: [driver, kit], path: "Sources/Cron"),

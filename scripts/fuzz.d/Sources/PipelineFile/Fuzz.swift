@@ -1,5 +1,5 @@
 // libFuzzer target: the pipeline-file decoder — PipelineCatalog.load on a file holding the
-// input bytes (size bound, PipelineFileBounds, UTF-8, PlainYAML, every field's checks). A
+// input bytes (size bound, PipelineFileBounds, UTF-8, YAMLDocument + YAMLDecoder, every field's checks). A
 // Problem or Problems thrown is the decoder's answer to a bad file; only crashes, hangs and
 // sanitizer reports are failures.
 import App
