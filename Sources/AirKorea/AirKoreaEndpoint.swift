@@ -164,3 +164,9 @@ struct ParameterRule: Sendable {
         }
     }
 }
+
+extension AirKoreaFeed {
+    /// The operation whose `dataTerm` (DAILY, MONTH, 3MONTH) reaches back: what `feedline
+    /// backfill` fetches missing station-hours with.
+    public static var historyOperation: String { AirKoreaEndpoint.realtimeByStation.operation }
+}

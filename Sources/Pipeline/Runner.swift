@@ -302,7 +302,7 @@ public struct PipelineRunner: Sendable {
     }
 
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
-    /// on its preparing thread). Memory is one payload's records (a page).
+    /// in its preparing task). Memory is one payload's records (a page).
     static func prepare(_ staged: StagedPayload) throws -> PreparedPayload {
         var sink = PreparingSink()
         let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)

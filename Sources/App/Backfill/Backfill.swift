@@ -7,7 +7,7 @@ import Storage
 
 extension Console {
     /// The AirKorea operation backfill can use: realtime by station, whose `dataTerm` reaches back.
-    static let backfillOperation = "getMsrstnAcctoRltmMesureDnsty"
+    static var backfillOperation: String { AirKoreaFeed.historyOperation }
 
     /// Backfill page size when none is given: one page holds a station's month (≤ 744 rows).
     public static let defaultBackfillPageSize = 1000
