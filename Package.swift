@@ -58,6 +58,11 @@ let package = Package(
         .testTarget(name: "AirKoreaTests", dependencies: ["AirKorea", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "CareerNetTests", dependencies: ["CareerNet", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "SaraminTests", dependencies: ["Saramin", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
+        .testTarget(name: "OpenWeatherTests", dependencies: [
+            "OpenWeather", "App", "Storage", "FeedCore", "Pipeline", "Domain", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Domain", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "CSHA256", "AirKorea", "CareerNet", "Saramin", "Pipeline", "Domain", "TestSupport",
