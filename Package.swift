@@ -35,18 +35,20 @@ let package = Package(
         .target(name: "CareerNet", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // Saramin job-search postings.
         .target(name: "Saramin", dependencies: ["Domain", "Pipeline", "FeedCore"]),
+        // OpenWeather air pollution (current, forecast, history) and current weather, by coordinates.
+        .target(name: "OpenWeather", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // SQLite through GRDB: migrations, stores, ledger.
         .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
-            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "Storage",
+            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "Storage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
         .executableTarget(name: "feedline", dependencies: ["App"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
-        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin",
+        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin", "OpenWeather",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Logging", package: "swift-log")]),
 
@@ -56,6 +58,11 @@ let package = Package(
         .testTarget(name: "AirKoreaTests", dependencies: ["AirKorea", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "CareerNetTests", dependencies: ["CareerNet", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "SaraminTests", dependencies: ["Saramin", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
+        .testTarget(name: "OpenWeatherTests", dependencies: [
+            "OpenWeather", "App", "Storage", "FeedCore", "Pipeline", "Domain", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Domain", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "CSHA256", "AirKorea", "CareerNet", "Saramin", "Pipeline", "Domain", "TestSupport",

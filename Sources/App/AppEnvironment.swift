@@ -3,6 +3,7 @@ import CareerNet
 import FeedCore
 import Foundation
 import Logging
+import OpenWeather
 import Pipeline
 import Saramin
 
@@ -58,7 +59,8 @@ public struct AppEnvironment: Sendable {
     }
 
     /// The feeds, with base URLs overridable for testing against a local server
-    /// (`FEEDLINE_AIRKOREA_BASE_URL`, `FEEDLINE_CAREERNET_BASE_URL`, `FEEDLINE_SARAMIN_BASE_URL`).
+    /// (`FEEDLINE_AIRKOREA_BASE_URL`, `FEEDLINE_CAREERNET_BASE_URL`, `FEEDLINE_SARAMIN_BASE_URL`,
+    /// `FEEDLINE_OPENWEATHER_BASE_URL`).
     public static func standardFeeds(variables: [String: String]) -> [any Feed] {
         let airKoreaBase = variables["FEEDLINE_AIRKOREA_BASE_URL"].flatMap(URL.init(string:))
         let careerNetBase = variables["FEEDLINE_CAREERNET_BASE_URL"].flatMap(URL.init(string:))
@@ -67,6 +69,7 @@ public struct AppEnvironment: Sendable {
             airKoreaBase.map { AirKoreaFeed(baseURL: $0) } ?? AirKoreaFeed(),
             careerNetBase.map { CareerNetFeed(baseURL: $0) } ?? CareerNetFeed(),
             saraminBase.map { SaraminFeed(baseURL: $0) } ?? SaraminFeed(),
+            variables["FEEDLINE_OPENWEATHER_BASE_URL"].flatMap(URL.init(string:)).map { OpenWeatherFeed(baseURL: $0) } ?? OpenWeatherFeed(),
         ]
     }
 

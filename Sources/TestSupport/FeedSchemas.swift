@@ -1,9 +1,11 @@
 import AirKorea
 import CareerNet
+import OpenWeather
 import Pipeline
 import Saramin
 
 extension FeedSchema {
     /// What feedline's bundled feeds bring to a store, as the composition root registers them.
-    public static let feedline = FeedSchema.merged([AirKoreaTables.schema, CareerNetTables.schema, SaraminTables.schema])
+    public static let feedline = FeedSchema.merged([AirKoreaTables.schema, CareerNetTables.schema, SaraminTables.schema,
+                                                    OpenWeatherTables.schema])
 }

@@ -74,6 +74,12 @@ import TestSupport
              error: { echo in
                  jsonWithMember(fixture("saramin/error-invalid-key.json").replacingOccurrences(of: "Invalid access-key", with: "Invalid access-key \(echo)"), echo)
              }),
+        Case(name: "openweather", variable: "OPENWEATHER_API_KEY", keyParameter: "appid",
+             pipeline: "source: openweather\noperation: air-pollution\nparameters:\n  lat: \"37.5665\"\n  lon: \"126.9780\"\nformat: json\n",
+             good: { jsonWithMember(fixture("openweather/air-pollution-current-seoul.json"), $0) },
+             error: { echo in
+                 jsonWithMember(fixture("openweather/error-401.json").replacingOccurrences(of: "Invalid API key.", with: "Invalid API key \(echo)."), echo)
+             }),
     ]
 
     /// Runs `feedCase` live against a server answering `body`, with the key configured as

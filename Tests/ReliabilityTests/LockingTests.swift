@@ -68,7 +68,7 @@ import TestSupport
             defer { env.dir.remove() }
             let pages = env.dir.path("pages")
             try LoadData.write(to: pages, files: 4, items: 400)
-            _ = try SQLiteStore(path: env.database.path, schema: .feedline)  // schema in place before the readers start
+            _ = try SQLiteStore(path: env.database.path, schema: env.environment.storeSchema)  // the run's schema in place before the readers start
 
             let loop = QueryLoop(database: env.database)
             while loop.snapshot.iterations < 5 { try await Task.sleep(nanoseconds: 2_000_000) }

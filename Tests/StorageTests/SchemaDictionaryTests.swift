@@ -7,14 +7,13 @@ import TestSupport
 /// `SchemaDictionary` describes exactly the schema the migrations build: every table, view and
 /// column has an entry, and no entry names something the database does not have.
 @Suite struct SchemaDictionaryTests {
-    /// A freshly migrated database, read back through the read-only connection.
+    /// A freshly migrated database — feedline's own migrations and those the bundled feeds
+    /// bring (OpenWeather's tables) — read back through the read-only connection.
     static func freshSchema() throws -> DatabaseSchema {
         let dir = try TemporaryDirectory("dictionary")
         defer { dir.remove() }
         let path = dir.path("fresh.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try FeedlineMigrations.migrator.migrate(queue)
-        try queue.close()
+        do { _ = try SQLiteStore(path: path, schema: .feedline) }
         return try DatabaseSchema.read(from: ReadOnlyDatabase(path: path))
     }
 

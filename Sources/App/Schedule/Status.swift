@@ -144,10 +144,11 @@ extension Console {
 
     /// The status table, at most `width` columns wide when given: the least useful parts go
     /// first — an empty LOCK column, the UTC echo and zone of NEXT RUN, the run mode, seconds of
-    /// LAST RUN, then whole columns (ROWS, LAST RUN, DIAG); nothing is cut mid-cell.
+    /// LAST RUN, then whole columns (ROWS, LAST RUN, DIAG), and last the kind of NEWEST DATA
+    /// (for long pipeline names); nothing is cut mid-cell.
     static func statusTable(_ rows: [PipelineStatus], width: Int? = nil) -> String {
         struct Cells {
-            var pipeline, started, startedShort, outcome, outcomeShort, counts, diagnostics, newest, next, nextShort, nextShortest, lock: String
+            var pipeline, started, startedShort, outcome, outcomeShort, counts, diagnostics, newest, newestShort, next, nextShort, nextShortest, lock: String
         }
         let cells = rows.map { r -> Cells in
             let run = r.lastRun
@@ -158,7 +159,8 @@ extension Console {
             if let mode = run?.mode, run != nil { outcome += " (\(mode.rawValue))" }
             let counts = run.map { "\(TerminalProgress.grouped($0.rowsInserted))/\(TerminalProgress.grouped($0.rowsUpdated))/\(TerminalProgress.grouped($0.rowsUnchanged))" } ?? "-"
             var newest = r.newestDataAge.map { "\(Self.ageText($0)) ago" + (r.newestDataKind.map { " (\($0.rawValue))" } ?? "") } ?? "none"
-            if r.isStale { newest += " STALE" }
+            var newestShort = r.newestDataAge.map { "\(Self.ageText($0)) ago" } ?? "none"
+            if r.isStale { newest += " STALE"; newestShort += " STALE" }
             var next = "", nextShort = "", nextShortest = ""
             if r.isOrphan { next = "(no pipeline file)"; nextShort = next; nextShortest = "-" } else if let at = r.nextFireAt, let zone = r.timeZone.flatMap(TimeZone.init(identifier:)) {
                 next = Self.localTime(at, zone: zone)
@@ -168,7 +170,7 @@ extension Console {
             let lock = r.lock.map { "pid \($0.pid)@\($0.host) since \(iso8601UTC($0.acquiredAt))" } ?? "-"
             return Cells(pipeline: r.pipeline, started: started, startedShort: startedShort, outcome: outcome, outcomeShort: status,
                          counts: counts, diagnostics: run.map { TerminalProgress.grouped($0.diagnostics) } ?? "-", newest: newest,
-                         next: next, nextShort: nextShort, nextShortest: nextShortest, lock: lock)
+                         newestShort: newestShort, next: next, nextShort: nextShort, nextShortest: nextShortest, lock: lock)
         }
         typealias Column = (header: String, cell: (Cells) -> String)
         var columns: [Column] = [("PIPELINE", \.pipeline), ("LAST RUN", \.started), ("OUTCOME", \.outcome), ("ROWS new/upd/same", \.counts),
@@ -193,6 +195,7 @@ extension Console {
             { drop("ROWS new/upd/same") },
             { drop("LAST RUN") },
             { drop("DIAG") },
+            { replace("NEWEST DATA", with: \.newestShort) },
         ]
         for step in steps where !fits(columns) { step() }
         var lines = render(columns)

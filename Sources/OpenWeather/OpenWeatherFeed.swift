@@ -1,0 +1,218 @@
+import FeedCore
+import Foundation
+import Pipeline
+
+/// OpenWeather (`api.openweathermap.org`): air pollution now, ahead and in the past, and the
+/// current weather, at the coordinates a pipeline lists — one call per location, JSON only.
+///
+/// Operations (aliases in parentheses):
+/// - `air-pollution` (`air_pollution`, `air-pollution-current`): `/data/2.5/air_pollution`
+/// - `air-pollution-forecast` (`air_pollution/forecast`): `/data/2.5/air_pollution/forecast`
+/// - `air-pollution-history` (`air_pollution/history`): `/data/2.5/air_pollution/history`,
+///   with `start` and `end` (Unix seconds, UTC; data from 2020-11-27)
+/// - `current-weather` (`weather`): `/data/2.5/weather`, with optional `units`
+///   (`standard`, `metric`, `imperial`) and `lang`
+///
+/// Locations: `lat` and `lon` (one value each, or two lists paired in order — not crossed), or
+/// `coordinates`, a list of `"lat,lon"` strings. The key, `OPENWEATHER_API_KEY`, is sent as the
+/// `appid` query parameter by the live transport; it is never part of a request, so archived
+/// URLs, logs and errors show `appid=REDACTED`.
+///
+/// Limits: the free plan allows 1,000,000 calls a month and 60 a minute. `dailyCallLimit` is
+/// the month spread over its longest length (1,000,000 ÷ 31 = 32,258 a day). feedline counts
+/// calls per operation (the quota scope of a request is its operation), so operations sharing
+/// one key are each allowed that many; set
+/// `FEEDLINE_QUOTA_OPENWEATHER` lower when several run on one key. The per-minute limit
+/// (`perMinuteCallLimit`) is not enforced by feedline yet: a burst over it is answered 429,
+/// which is transient and retried.
+public struct OpenWeatherFeed: Feed {
+    /// Where this feed's records go: its tables, migration and writers (`OpenWeatherTables`).
+    public var schema: FeedSchema { OpenWeatherTables.schema }
+
+    /// `openweather`.
+    public let source = "openweather"
+    /// `OPENWEATHER_API_KEY`: the key, sent as the `appid` query parameter.
+    public let credentialVariable = "OPENWEATHER_API_KEY"
+    /// The API root the paths hang from (`https://api.openweathermap.org/` live).
+    public let baseURL: URL
+
+    /// Calls a key may make per month on the free plan.
+    public static let monthlyCallLimit = 1_000_000
+    /// The monthly limit spread over the longest month: 1,000,000 ÷ 31 = 32,258 calls a day.
+    public let dailyCallLimit: Int? = OpenWeatherFeed.monthlyCallLimit / 31
+    /// Calls a key may make per minute on the free plan (not enforced by feedline yet).
+    public static let perMinuteCallLimit = 60
+
+    /// A feed talking to `baseURL` (tests point it at a loopback server).
+    public init(baseURL: URL = URL(string: "https://api.openweathermap.org/")!) {
+        self.baseURL = baseURL
+    }
+
+    /// The four canonical operation names.
+    public var operations: [String] { OpenWeatherEndpoint.all.map(\.operation) }
+
+    /// Where the key goes: the `appid` query parameter, filled by the live transport from
+    /// `OPENWEATHER_API_KEY` (never stored in a request).
+    public var credential: CredentialRequirement {
+        CredentialRequirement(environmentVariable: credentialVariable, placement: .query("appid"))
+    }
+
+    /// The canonical name of the operation `name` designates (canonical or alias), or nil.
+    public func canonicalOperation(_ name: String) -> String? { OpenWeatherEndpoint.named(name)?.operation }
+
+    // MARK: - Requests
+
+    /// One request per location, in the order listed. Query order: `lat`, `lon`, then the
+    /// operation's own parameters (`start`, `end`; `units`, `lang`). Throws `.invalidRequest`
+    /// (terminal) naming the bad operation, parameter or location.
+    public func requests(for spec: SourceSpec) throws -> [FeedRequest] {
+        guard let endpoint = OpenWeatherEndpoint.named(spec.operation) else {
+            throw FeedError(.invalidRequest, .terminal,
+                            "The OpenWeather feed has no operation named “\(spec.operation)”; use one of \(operations.joined(separator: ", ")).")
+        }
+        guard spec.format == .json else {
+            throw FeedError(.invalidRequest, .terminal, "OpenWeather's \(endpoint.operation) is read as JSON only; set format: json.")
+        }
+        var lat: [String]?, lon: [String]?, coordinates: [String]?
+        var others: [QueryItem] = []
+        for (name, values) in spec.parameters {
+            switch name {
+            case "lat": lat = values
+            case "lon": lon = values
+            case "coordinates": coordinates = values
+            case "appid":
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter appid must not be written in a pipeline: the key comes from \(credentialVariable).")
+            default:
+                others.append(try validated(name, values, for: endpoint))
+            }
+        }
+        for required in endpoint.required where !others.contains(where: { $0.name == required }) {
+            throw FeedError(.invalidRequest, .terminal,
+                            "The parameter \(required) is required by \(endpoint.operation): \(endpoint.parameters.joined(separator: " and ")) as Unix seconds, UTC.")
+        }
+        if let start = others.first(where: { $0.name == "start" }).flatMap({ Int64($0.value) }),
+           let end = others.first(where: { $0.name == "end" }).flatMap({ Int64($0.value) }), start >= end {
+            throw FeedError(.invalidRequest, .terminal, "The start (\(start)) of \(endpoint.operation) must come before its end (\(end)).")
+        }
+        let locations: [OpenWeatherLocation]
+        do {
+            locations = try OpenWeatherLocation.locations(lat: lat, lon: lon, coordinates: coordinates, operation: endpoint.operation)
+        } catch let problem as OpenWeatherLocation.LocationProblem {
+            throw FeedError(.invalidRequest, .terminal, problem.message)
+        }
+        let order = endpoint.parameters
+        others.sort { (order.firstIndex(of: $0.name) ?? order.count) < (order.firstIndex(of: $1.name) ?? order.count) }
+        return locations.map { location in
+            FeedRequest(source: source, operation: endpoint.operation, baseURL: baseURL.appendingPathComponent(endpoint.path),
+                        query: [QueryItem("lat", location.latitudeText), QueryItem("lon", location.longitudeText)] + others,
+                        format: .json, credential: credential)
+        }
+    }
+
+    /// OpenWeather answers in one page: nil.
+    public func request(_ request: FeedRequest, page: Int) -> FeedRequest? { nil }
+
+    /// Every answer is the last (and only) page.
+    public func isLastPage(_ summary: PageSummary, of request: FeedRequest) -> Bool { true }
+
+    private func validated(_ name: String, _ values: [String], for endpoint: OpenWeatherEndpoint) throws -> QueryItem {
+        guard endpoint.parameters.contains(name) else {
+            let accepted = (["lat", "lon", "coordinates"] + endpoint.parameters).joined(separator: ", ")
+            throw FeedError(.invalidRequest, .terminal, "The parameter \(name) is not accepted by \(endpoint.operation); it accepts \(accepted).")
+        }
+        guard values.count == 1, let raw = values.first else {
+            throw FeedError(.invalidRequest, .terminal, "The parameter \(name) of \(endpoint.operation) takes one value, not a list of \(values.count).")
+        }
+        let value = raw.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw FeedError(.invalidRequest, .terminal, "The parameter \(name) of \(endpoint.operation) is empty.") }
+        switch name {
+        case "start", "end":
+            guard let seconds = Int64(value), seconds >= 0 else {
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter \(name) of \(endpoint.operation) is “\(value)”, but it must be Unix seconds, UTC (e.g. 1709683200).")
+            }
+        case "units":
+            guard OpenWeatherUnits(rawValue: value) != nil else {
+                throw FeedError(.invalidRequest, .terminal,
+                                "The parameter units of \(endpoint.operation) is “\(value)”, but it must be standard (K), metric (°C) or imperial (°F).")
+            }
+        case "lang":
+            guard (2...5).contains(value.count), value.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_") }) else {
+                throw FeedError(.invalidRequest, .terminal, "The parameter lang of \(endpoint.operation) is “\(value)”, but it must be a language code such as kr or en.")
+            }
+        default:
+            break
+        }
+        return QueryItem(name, value)
+    }
+
+    // MARK: - Recognition and decoding
+
+    /// `air-pollution` for an air pollution answer (`coord` and `list`; whether it is current,
+    /// forecast or history the decoder works out), `current-weather` for a current weather answer
+    /// (`weather`, `main`, `coord`/`dt`), and `air-pollution` for an OpenWeather error answer
+    /// (`cod` and `message`), whose decoder raises the typed error. nil otherwise.
+    public func recognise(head: Data, format: PayloadFormat) -> String? {
+        guard (PayloadArchive.sniffFormat(head) ?? format) == .json else { return nil }
+        let text = String(decoding: head, as: UTF8.self)
+        func has(_ key: String) -> Bool { text.contains("\"\(key)\"") }
+        if has("list") && (has("coord") || has("components") || has("aqi")) { return OpenWeatherEndpoint.airPollution.operation }
+        if has("weather") && has("main") && (has("coord") || has("dt")) { return OpenWeatherEndpoint.weather.operation }
+        if has("cod") && has("message") && !has("list") { return OpenWeatherEndpoint.airPollution.operation }
+        return nil
+    }
+
+    /// Decodes an answer of any of the four operations.
+    ///
+    /// The operation comes from the request (or the archive's record of it); without one (a
+    /// fixture, a bare file) from the bytes, and an air pollution answer's kind from the file
+    /// name or the entries (`AirPollutionMapping.inferredKind`). Weather units come from the
+    /// request's `units`, else the pipeline's (`context.fallbackParameters`), else `standard`.
+    ///
+    /// Throws `FeedError`: `.api` for error answers (`cod` 401, 404, 429 …), `.malformed` for
+    /// malformed or truncated documents and for answers that are not what was asked,
+    /// `.invalidRequest` for units that are none of OpenWeather's. An empty `list` is not an
+    /// error. Nothing is delivered before the whole answer has been read.
+    public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
+        let request = payload.request ?? context.request
+        let origin = request?.displayURL ?? payload.file.lastPathComponent
+        var expected: OpenWeatherEndpoint?
+        if let name = request?.operation ?? payload.operation {
+            guard let endpoint = OpenWeatherEndpoint.named(name) else {
+                throw FeedError(.unrecognised, .terminal, "“\(name)” is not an OpenWeather operation, so the payload cannot be decoded.",
+                                context: origin)
+            }
+            expected = endpoint
+        }
+        let kind: OpenWeatherDecoder.KindSource
+        // A request's operation is what was fetched; a bare file's recognised `air-pollution`
+        // only says "air pollution", so its kind is inferred (an explicit forecast or history
+        // name is kept).
+        if let expected, case .airPollution(let declared) = expected.answer, request != nil || declared != .current {
+            kind = .declared(declared)
+        } else {
+            kind = .inferred(fileName: payload.file.lastPathComponent, fetchedAt: payload.fetchedAt)
+        }
+        let unitsText = request?.parameter("units") ?? context.fallbackParameters["units"]
+        let units: OpenWeatherUnits
+        if let unitsText {
+            guard let known = OpenWeatherUnits(rawValue: unitsText.trimmingCharacters(in: .whitespaces)) else {
+                throw FeedError(.invalidRequest, .terminal,
+                                "The units “\(unitsText)” are none of OpenWeather's (standard, metric, imperial), so temperatures cannot be read.",
+                                context: origin)
+            }
+            units = known
+        } else {
+            units = .apiDefault
+        }
+        let requested = request.flatMap { OpenWeatherLocation.of(latitude: $0.parameter("lat"), longitude: $0.parameter("lon")) }
+        let decoder = OpenWeatherDecoder(origin: origin, requested: requested)
+        // Only a request says what must come back: a recognised bare file may hold either answer.
+        let answer: OpenWeatherEndpoint.Answer? = request == nil ? nil : expected.map { endpoint in
+            if case .airPollution = endpoint.answer { return .airPollution(.current) }
+            return .weather
+        }
+        return try decoder.decode(file: payload.file, expected: answer, kind: kind, units: units, into: &sink)
+    }
+}
