@@ -37,7 +37,7 @@ import TestSupport
         }
 
         var database: URL { dir.path("feedline.sqlite") }
-        var feedline: Feedline { Feedline(environment: environment) }
+        var feedline: Console { Console(environment: environment) }
 
         func paths(pipelines: URL = FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")) -> Paths {
             Paths(environment: environment, database: database.path, pipelines: pipelines.path,
@@ -149,10 +149,10 @@ import TestSupport
     static var samplesPresent: Bool { samples.allSatisfy { FileManager.default.fileExists(atPath: $0.path) } }
 
     @Test("replaying the published samples loads their values as delivered and names the 401", .enabled(if: samplesPresent))
-    func replayPublishedSamples() throws {
+    func replayPublishedSamples() async throws {
         let env = try Environment()
         defer { env.dir.remove() }
-        let status = env.feedline.replay(inputs: Self.samples.map(\.path), sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        let status = await env.feedline.replay(inputs: Self.samples.map(\.path), sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(status == .partial, "\(env.out.text)\n\(env.err.text)")
         #expect(env.err.text.contains("openweather-error-401.json"))
         #expect(env.err.text.contains("OpenWeather answered with error 401"))
