@@ -50,12 +50,7 @@ struct TestEnvironment {
     }
 
     /// Writes a pipeline file into `<tmp>/Pipelines` and returns that directory.
-    func writePipeline(_ name: String, _ yaml: String) throws -> URL {
-        let directory = dir.path("Pipelines")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try yaml.write(to: directory.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
-        return directory
-    }
+    func writePipeline(_ name: String, _ yaml: String) throws -> URL { try dir.writePipeline(name, yaml) }
 
     var feedline: Console { Console(environment: environment) }
 }

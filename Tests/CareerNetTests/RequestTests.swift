@@ -39,15 +39,7 @@ struct RequestTests {
     @Test("bad operations and parameters are terminal invalid-request errors that name the problem")
     func validation() {
         func message(_ operation: String, _ parameters: [(name: String, values: [String])]) -> String? {
-            do {
-                _ = try feed.requests(for: SourceSpec(operation: operation, parameters: parameters, format: .json, pageSize: 10, maxPages: 1))
-                return nil
-            } catch let error as FeedError {
-                #expect(error.kind == .invalidRequest && error.retryability == .terminal)
-                return error.message
-            } catch {
-                return "\(error)"
-            }
+            invalidRequestMessage(feed, SourceSpec(operation: operation, parameters: parameters, format: .json, pageSize: 10, maxPages: 1))
         }
         #expect(message("schools", [])?.contains("gubun is required") == true)
         #expect(message("schools", [("gubun", ["kind_list"])])?.contains("elem_list") == true)

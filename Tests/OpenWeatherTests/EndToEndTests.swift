@@ -44,12 +44,7 @@ import TestSupport
                   fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
         }
 
-        func writePipeline(_ name: String, _ yaml: String) throws -> URL {
-            let directory = dir.path("Pipelines")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try yaml.write(to: directory.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
-            return directory
-        }
+        func writePipeline(_ name: String, _ yaml: String) throws -> URL { try dir.writePipeline(name, yaml) }
 
         func rows(_ sql: String) throws -> [[String]] {
             let queue = try openForAssertions(database.path)
@@ -194,16 +189,22 @@ import TestSupport
         return data
     }
 
+    /// Runs the `ow-live` pipeline live against `base` in a new environment (with the test key
+    /// unless `key` is false); the caller removes the environment's directory.
+    static func runLive(against base: URL, key: Bool = true, variables: [String: String] = [:]) async throws -> (Environment, App.ExitStatus) {
+        var env = try Environment()
+        if key { env.variables["OPENWEATHER_API_KEY"] = Self.key }
+        env.variables.merge(variables) { _, new in new }
+        env.base = base
+        let pipelines = try env.writePipeline("ow-live", Self.livePipeline)
+        return (env, await env.feedline.run(names: ["ow-live"], source: .live, paths: env.paths(pipelines: pipelines)))
+    }
+
     @Test func aLiveRunSendsTheKeyAsAppidAndKeepsItOutOfEverythingItWrites() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        var env = try Environment()
+        let (env, status) = try await Self.runLive(against: server.baseURL)
         defer { env.dir.remove() }
-        env.variables["OPENWEATHER_API_KEY"] = Self.key
-        env.base = server.baseURL
-        let pipelines = try env.writePipeline("ow-live", Self.livePipeline)
-
-        let status = await env.feedline.run(names: ["ow-live"], source: .live, paths: env.paths(pipelines: pipelines))
         #expect(status == .success, "\(env.err.text)")
         #expect(server.requests.map(\.path) == ["/data/2.5/air_pollution", "/data/2.5/air_pollution"])
         #expect(server.requests.map { $0.query["appid"] } == [Self.key, Self.key])
@@ -223,13 +224,8 @@ import TestSupport
     @Test func aRejectedKeyFailsTheRunLoadsNothingAndIsNotRetried() async throws {
         let server = try Self.server(status: 401) { _ in #"{"cod":401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."}"# }
         defer { server.stop() }
-        var env = try Environment()
+        let (env, status) = try await Self.runLive(against: server.baseURL)
         defer { env.dir.remove() }
-        env.variables["OPENWEATHER_API_KEY"] = Self.key
-        env.base = server.baseURL
-        let pipelines = try env.writePipeline("ow-live", Self.livePipeline)
-
-        let status = await env.feedline.run(names: ["ow-live"], source: .live, paths: env.paths(pipelines: pipelines))
         #expect(status == .failure)
         #expect(server.requests.count == 1, "a terminal error is not retried, and the second location is not fetched")
         #expect(try env.value("SELECT count(*) FROM openweather_air_pollution") == "0")
@@ -241,14 +237,8 @@ import TestSupport
         // An error body behind HTTP 200 reaches the decoder: its typed error decides.
         let server = try Self.server { _ in #"{"cod":429, "message": "Your account is temporary blocked due to exceeding of requests limitation of your subscription type."}"# }
         defer { server.stop() }
-        var env = try Environment()
+        let (env, status) = try await Self.runLive(against: server.baseURL, variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"])
         defer { env.dir.remove() }
-        env.variables["OPENWEATHER_API_KEY"] = Self.key
-        env.variables["FEEDLINE_RETRY_ATTEMPTS"] = "2"
-        env.base = server.baseURL
-        let pipelines = try env.writePipeline("ow-live", Self.livePipeline)
-
-        let status = await env.feedline.run(names: ["ow-live"], source: .live, paths: env.paths(pipelines: pipelines))
         #expect(status == .temporaryFailure)
         #expect(server.requests.count == 2, "retried once, then stopped")
         #expect(try env.value("SELECT count(*) FROM openweather_air_pollution") == "0")
@@ -260,11 +250,8 @@ import TestSupport
     @Test func aLiveRunWithoutTheKeyIsAConfigurationError() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        var env = try Environment()
+        let (env, status) = try await Self.runLive(against: server.baseURL, key: false)
         defer { env.dir.remove() }
-        env.base = server.baseURL
-        let pipelines = try env.writePipeline("ow-live", Self.livePipeline)
-        let status = await env.feedline.run(names: ["ow-live"], source: .live, paths: env.paths(pipelines: pipelines))
         #expect(status == .configuration)
         #expect(server.requests.isEmpty)
         #expect((env.out.text + env.err.text).contains("OPENWEATHER_API_KEY"))

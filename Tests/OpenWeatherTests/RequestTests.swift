@@ -15,15 +15,7 @@ struct RequestTests {
     }
 
     func message(_ operation: String, _ parameters: [(name: String, values: [String])], format: PayloadFormat = .json) -> String? {
-        do {
-            _ = try feed.requests(for: spec(operation, parameters, format: format))
-            return nil
-        } catch let error as FeedError {
-            #expect(error.kind == .invalidRequest && error.retryability == .terminal)
-            return error.message
-        } catch {
-            return "\(error)"
-        }
+        invalidRequestMessage(feed, spec(operation, parameters, format: format))
     }
 
     @Test("one request per location, lat and lon first, the key never in the request")

@@ -31,15 +31,7 @@ struct RequestTests {
     @Test("bad operations and parameters are terminal invalid-request errors that name the problem")
     func validation() {
         func message(_ operation: String, _ parameters: [(name: String, values: [String])], pageSize: Int = 110) -> String? {
-            do {
-                _ = try feed.requests(for: SourceSpec(operation: operation, parameters: parameters, format: .json, pageSize: pageSize, maxPages: 1))
-                return nil
-            } catch let error as FeedError {
-                #expect(error.kind == .invalidRequest && error.retryability == .terminal)
-                return error.message
-            } catch {
-                return "\(error)"
-            }
+            invalidRequestMessage(feed, SourceSpec(operation: operation, parameters: parameters, format: .json, pageSize: pageSize, maxPages: 1))
         }
         #expect(message("job-search", [], pageSize: 1000)?.contains("1…110") == true)
         #expect(message("job-search", [("access-key", ["x"])])?.contains("SARAMIN_ACCESS_KEY") == true)
