@@ -35,6 +35,8 @@ public struct AppEnvironment: Sendable {
     public var random: @Sendable () -> Double = RetryingFetcher.systemRandom
     /// This host and process, how other processes are probed, and the run-lock heartbeat timing.
     public var runLocks: RunLockSettings = .live
+    /// Books every live call of this process against its feed's rate limits.
+    public let pacer = RatePacer()
 
     public init(variables: [String: String], transport: any HTTPTransport, clock: @escaping @Sendable () -> Date,
                 feeds: [any Feed], workingDirectory: URL, output: @escaping @Sendable (String) -> Void,

@@ -63,15 +63,19 @@ extension Console {
                 status = .configuration
                 continue
             }
+            // A feed that does not page (one answer per request) makes exactly one call a request.
+            let paged = environment.feed(named: p.source).map { feed in requests.contains { feed.request($0, page: 2) != nil } } ?? true
+            let pages = paged ? "1+" : "1"
             if json {
-                let list: [Any] = requests.map { ["url": $0.displayURL, "pages": "1+"] }
+                let list: [Any] = requests.map { ["url": $0.displayURL, "pages": pages] }
                 entries.append(["pipeline": p.name, "mode": "live", "requests": list, "minimum_calls": requests.count,
                                 "max_pages_per_request": p.spec.maxPages] as [String: Any])
             } else {
-                environment.output("\(p.name)  [live]  \(p.source)/\(requests.first?.operation ?? p.spec.operation), \(p.spec.format.rawValue), \(p.spec.pageSize) rows a page")
-                for r in requests { environment.output("  GET \(r.displayURL)   pages 1+") }
-                environment.output("  \(requests.count) request\(requests.count == 1 ? "" : "s"), at least \(requests.count) call\(requests.count == 1 ? "" : "s")"
-                    + " (each request's pages are followed until a short page, at most \(p.spec.maxPages))")
+                environment.output("\(p.name)  [live]  \(p.source)/\(requests.first?.operation ?? p.spec.operation), \(p.spec.format.rawValue)"
+                    + (paged ? ", \(p.spec.pageSize) rows a page" : ""))
+                for r in requests { environment.output("  GET \(r.displayURL)   pages \(pages)") }
+                environment.output("  \(requests.count) request\(requests.count == 1 ? "" : "s"), \(paged ? "at least " : "")\(requests.count) call\(requests.count == 1 ? "" : "s")"
+                    + (paged ? " (each request's pages are followed until a short page, at most \(p.spec.maxPages))" : ""))
             }
         }
 
@@ -81,6 +85,18 @@ extension Console {
         for name in unset {
             environment.errorOutput("error: \(name) is not set: a live run would stop at once (exit 78); today's usage of the key cannot be looked up either.")
             status = .configuration
+        }
+
+        let rates = rateBudgets(plans)
+        var rateEntries: [Any] = []
+        for (feed, budget) in rates {
+            if json {
+                rateEntries.append(["feed": feed, "calls_per_run": budget.callsPerRun, "paced_seconds": budget.pacedDuration, "fits": budget.fits,
+                                    "limits": budget.lines.map { ["limit": $0.limit.calls, "per": $0.limit.window.rawValue, "calls": $0.calls, "fits": $0.fits] }]
+                                   as [String: Any])
+            } else {
+                environment.output(Self.rateText(feed: feed, budget))
+            }
         }
 
         var quotaEntries: [Any] = []
@@ -103,8 +119,48 @@ extension Console {
             return .failure
         }
         if json {
-            environment.output(JSONText.encode(JSONValue(any: ["dry_run": true, "pipelines": entries, "quota": quotaEntries] as [String: Any])))
+            environment.output(JSONText.encode(JSONValue(any: ["dry_run": true, "pipelines": entries, "quota": quotaEntries, "rates": rateEntries] as [String: Any])))
         }
         return status
+    }
+
+    /// Per feed with rate limits: the calls one run of the planned pipelines makes, and what
+    /// their schedules add up to a day and a month (a pipeline without a schedule counts as one
+    /// run a day).
+    func rateBudgets(_ plans: [PlannedRun]) -> [(feed: String, budget: RateBudget)] {
+        let now = environment.clock()
+        var shares: [String: [RateBudget.Share]] = [:]
+        for plan in plans {
+            guard let feed = environment.feed(named: plan.pipeline.source), !feed.rateLimits.isEmpty,
+                  let calls = try? plan.requests.get().count else { continue }
+            var perDay = 1, perMonth = 30
+            if let text = plan.pipeline.schedule, let schedule = try? CronSchedule(text, timeZone: plan.pipeline.timeZone) {
+                perDay = schedule.fireTimes(after: now, through: now.addingTimeInterval(86_400), newest: 100_000).times.count
+                perMonth = schedule.fireTimes(after: now, through: now.addingTimeInterval(30 * 86_400), newest: 100_000).times.count
+            }
+            shares[feed.source, default: []].append(RateBudget.Share(callsPerRun: calls, runsPerDay: perDay, runsPerMonth: perMonth))
+        }
+        return shares.keys.sorted().compactMap { source in
+            guard let feed = environment.feed(named: source) else { return nil }
+            // The daily quota the ledger counts is a limit of a day too.
+            var limits = feed.rateLimits
+            if let daily = feed.dailyCallLimit, !limits.contains(where: { $0.window == .day }) { limits.append(RateLimit(daily, per: .day)) }
+            limits.sort { $0.window.seconds < $1.window.seconds }
+            return (source, RateBudget(shares: shares[source]!, limits: limits))
+        }
+    }
+
+    /// `rate openweather: 650 calls a run, paced to 60/minute (about 10 min a run); …`
+    static func rateText(feed: String, _ budget: RateBudget) -> String {
+        func n(_ value: Int) -> String { TerminalProgress.grouped(value) }
+        var parts: [String] = []
+        for line in budget.lines {
+            let window = line.limit.window.rawValue
+            let said = "\(line.limit.isPaced ? "≤ " : "")\(n(line.calls)) a \(window) (\(line.limit.isPaced ? "paced; " : "")limit \(n(line.limit.calls))/\(window))"
+            parts.append(said + (line.fits ? "" : " — WOULD EXCEED: lower the schedule or split the locations"))
+        }
+        var text = "rate \(feed): \(n(budget.callsPerRun)) call\(budget.callsPerRun == 1 ? "" : "s") a run; " + parts.joined(separator: "; ")
+        if budget.pacedDuration > 0 { text += "; pacing makes a run take about \(Int((budget.pacedDuration / 60).rounded(.up))) min" }
+        return text
     }
 }

@@ -34,14 +34,16 @@ struct LiveRunSettings: Sendable {
         return control
     }
 
-    /// The live fetch path: retries (outermost) around quota counting around decoding each page
-    /// once (API error envelopes surface there) around a deadline around the `LiveFetcher` (innermost: key, HTTP, archive).
+    /// The live fetch path: retries (outermost) around quota counting around pacing to the
+    /// feed's rate limits around decoding each page once (API error envelopes surface there)
+    /// around a deadline around the `LiveFetcher` (innermost: key, HTTP, archive).
     /// Every attempt is counted.
     func fetcher(_ live: LiveFetcher, ledger: any QuotaLedger, environment: AppEnvironment) -> any PayloadFetching {
         let logger = environment.logger
         let bounded = DeadlineFetcher(base: live, seconds: fetchDeadline, sleep: sleep)
         let checked = InspectingFetcher(base: bounded, inspector: PageInspector(feeds: environment.feeds))
-        let counted = QuotaCountingFetcher(base: checked, ledger: ledger, limits: limits, environment: environment.variables,
+        let paced = PacingFetcher(base: checked, pacer: environment.pacer, feeds: environment.feeds, clock: environment.clock, sleep: sleep)
+        let counted = QuotaCountingFetcher(base: paced, ledger: ledger, limits: limits, environment: environment.variables,
                                            clock: environment.clock, policy: retry)
         return RetryingFetcher(base: counted, policy: retry, sleep: sleep, random: random) { event in
             logger.warning("retrying after a transient error", metadata: [
@@ -63,7 +65,7 @@ extension AppEnvironment {
     /// The innermost live fetcher (key at send time, HTTP, archive under `paths.archive`); a live
     /// run wraps it with `LiveRunSettings.fetcher` (through `prepareLiveRun`, or backfill's plan).
     func makeLiveFetcher(paths: Paths) -> LiveFetcher {
-        LiveFetcher(transport: transport, environment: variables, archive: PayloadArchive(root: paths.archive), clock: clock)
+        LiveFetcher(transport: transport, environment: variables, archive: PayloadArchive(root: paths.archive), clock: clock, pacer: pacer)
     }
 
     /// Reads the run-control settings, checks that the first pages of every planned run fit in

@@ -9,9 +9,28 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var contentType: String?
     public var body: Data
+    /// Response headers, names lowercased.
+    public var headers: [String: String]
 
-    public init(status: Int, contentType: String?, body: Data) {
+    public init(status: Int, contentType: String?, body: Data, headers: [String: String] = [:]) {
         self.status = status; self.contentType = contentType; self.body = body
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Seconds the server asked to wait: `Retry-After` (seconds), else `x-ratelimit-reset`
+    /// (seconds left in the window, as OpenAQ sends it). Nil when neither is a number.
+    public var retryAfter: TimeInterval? {
+        for name in ["retry-after", "x-ratelimit-reset"] {
+            if let text = headers[name]?.trimmingCharacters(in: .whitespaces), let seconds = Double(text), seconds.isFinite, seconds >= 0 {
+                return min(seconds, 3600)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the server said the current window has no calls left (`x-ratelimit-remaining: 0`).
+    public var rateWindowUsedUp: Bool {
+        headers["x-ratelimit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } == 0
     }
 }
 
@@ -46,6 +65,10 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         guard let http = response as? HTTPURLResponse else {
             return HTTPResponse(status: 0, contentType: nil, body: data)
         }
-        return HTTPResponse(status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data)
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return HTTPResponse(status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data, headers: headers)
     }
 }

@@ -11,12 +11,17 @@ public struct LiveFetcher: PayloadFetching {
     public let environment: [String: String]
     public let archive: PayloadArchive
     public let clock: @Sendable () -> Date
+    /// Told when a provider says its window is used up (`x-ratelimit-remaining: 0`, a 429 with
+    /// `Retry-After`), so every later call of the feed waits for the window.
+    public var pacer: RatePacer?
 
-    public init(transport: any HTTPTransport, environment: [String: String], archive: PayloadArchive, clock: @escaping @Sendable () -> Date) {
+    public init(transport: any HTTPTransport, environment: [String: String], archive: PayloadArchive, clock: @escaping @Sendable () -> Date,
+                pacer: RatePacer? = nil) {
         self.transport = transport
         self.environment = environment
         self.archive = archive
         self.clock = clock
+        self.pacer = pacer
     }
 
     /// Fails at once, naming the variable, when a request needs a key that is not set.
@@ -59,11 +64,19 @@ public struct LiveFetcher: PayloadFetching {
         } catch {
             throw FeedError(.transport, .transient, clean("The request failed: \(Self.describe(error))"), context: request.displayURL)
         }
+        if response.status == 429 {
+            let wait = response.retryAfter
+            if let wait { pacer?.pause(request.source, until: clock().addingTimeInterval(wait)) }
+            throw FeedError(.httpStatus(429), .transient, "The server answered HTTP 429\(Self.hint(429))"
+                                + (wait.map { "; it asked to wait \(RetryPolicy.seconds($0))" } ?? "") + ".",
+                            context: request.displayURL, isRateLimited: true, retryAfter: wait)
+        }
         guard (200..<300).contains(response.status) else {
-            let transient = response.status == 429 || response.status == 408 || response.status >= 500 || response.status == 0
+            let transient = response.status == 408 || response.status >= 500 || response.status == 0
             throw FeedError(.httpStatus(response.status), transient ? .transient : .terminal,
                             "The server answered HTTP \(response.status)\(Self.hint(response.status)).", context: request.displayURL)
         }
+        if response.rateWindowUsedUp, let reset = response.retryAfter { pacer?.pause(request.source, until: clock().addingTimeInterval(reset)) }
         guard !response.body.isEmpty else {
             throw FeedError(.malformed, .transient, "The server answered with an empty body.", context: request.displayURL)
         }

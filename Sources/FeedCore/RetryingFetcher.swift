@@ -45,14 +45,16 @@ public struct RetryingFetcher: PayloadFetching {
     public func fetch(_ request: FeedRequest) async throws -> RawPayload {
         var attempt = 1
         var waited: TimeInterval = 0
+        var rateLimitRetries = 0
         while true {
             do {
                 return try await base.fetch(request)
             } catch {
-                switch policy.decide(error, attempt: attempt, delayedSoFar: waited, unitRandom: random()) {
+                switch policy.decide(error, attempt: attempt, delayedSoFar: waited, unitRandom: random(), rateLimitRetries: rateLimitRetries) {
                 case .retry(let delay):
                     if let feedError = error as? FeedError {
                         onRetry(RetryEvent(request: request, error: feedError, attempt: attempt, delay: delay))
+                        if feedError.isRateLimited { rateLimitRetries += 1 }
                     }
                     try await sleep(delay)
                     waited += delay

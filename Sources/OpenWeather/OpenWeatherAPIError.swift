@@ -60,6 +60,8 @@ enum OpenWeatherAPIError {
         if let said { sentence += " (“\(said)”)" }
         sentence += ": " + (code?.meaning ?? ((n ?? 0) >= 500 ? "a server error; retry later" : "an answer this feed does not know; treated as not retryable")) + "."
         let retryability = code?.retryability ?? ((n ?? 0) >= 500 ? .transient : .terminal)
-        return FeedError(.api(code: n.map(String.init) ?? codText ?? "", name: code?.name ?? "API_ERROR"), retryability, sentence, context: context)
+        // 429 is the per-minute window (or the month's calls): waited for once, never looped.
+        return FeedError(.api(code: n.map(String.init) ?? codText ?? "", name: code?.name ?? "API_ERROR"), retryability, sentence, context: context,
+                         isRateLimited: n == 429)
     }
 }

@@ -22,9 +22,9 @@ import Pipeline
 /// the month spread over its longest length (1,000,000 ÷ 31 = 32,258 a day). feedline counts
 /// calls per operation (the quota scope of a request is its operation), so operations sharing
 /// one key are each allowed that many; set
-/// `FEEDLINE_QUOTA_OPENWEATHER` lower when several run on one key. The per-minute limit
-/// (`perMinuteCallLimit`) is not enforced by feedline yet: a burst over it is answered 429,
-/// which is transient and retried.
+/// `FEEDLINE_QUOTA_OPENWEATHER` lower when several run on one key. Live runs pace calls to
+/// the per-minute limit (`rateLimits`, through `RatePacer`); a 429 all the same is waited out
+/// once, then the run stops with exit 75.
 public struct OpenWeatherFeed: Feed {
     /// Where this feed's records go: its tables, migration and writers (`OpenWeatherTables`).
     public var schema: FeedSchema { OpenWeatherTables.schema }
@@ -40,8 +40,12 @@ public struct OpenWeatherFeed: Feed {
     public static let monthlyCallLimit = 1_000_000
     /// The monthly limit spread over the longest month: 1,000,000 ÷ 31 = 32,258 calls a day.
     public let dailyCallLimit: Int? = OpenWeatherFeed.monthlyCallLimit / 31
-    /// Calls a key may make per minute on the free plan (not enforced by feedline yet).
+    /// Calls a key may make per minute on the free plan.
     public static let perMinuteCallLimit = 60
+    /// 60 a minute (paced) and 1,000,000 a month (checked by the dry run against the schedule).
+    public var rateLimits: [RateLimit] {
+        [RateLimit(Self.perMinuteCallLimit, per: .minute), RateLimit(Self.monthlyCallLimit, per: .month)]
+    }
 
     /// A feed talking to `baseURL` (tests point it at a loopback server).
     public init(baseURL: URL = URL(string: "https://api.openweathermap.org/")!) {

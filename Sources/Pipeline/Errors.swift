@@ -43,9 +43,17 @@ public struct FeedError: Error, Sendable, CustomStringConvertible, Equatable {
     /// answers to this (AirKorea: code 22); feedline's own count sets it too (`.quotaExhausted`).
     public var exhaustsDailyQuota: Bool
 
-    public init(_ kind: Kind, _ retryability: Retryability, _ message: String, context: String? = nil, exhaustsDailyQuota: Bool = false) {
+    /// Whether the provider said the call came too fast (HTTP 429, or its own rate-limit
+    /// answer): the call is retried once after the window (`retryAfter`, else a minute), never
+    /// in a loop.
+    public var isRateLimited: Bool
+    /// How long the provider asked to wait (`Retry-After`, `x-ratelimit-reset`), in seconds.
+    public var retryAfter: TimeInterval?
+
+    public init(_ kind: Kind, _ retryability: Retryability, _ message: String, context: String? = nil, exhaustsDailyQuota: Bool = false,
+                isRateLimited: Bool = false, retryAfter: TimeInterval? = nil) {
         self.kind = kind; self.retryability = retryability; self.message = message; self.context = context
-        self.exhaustsDailyQuota = exhaustsDailyQuota
+        self.exhaustsDailyQuota = exhaustsDailyQuota; self.isRateLimited = isRateLimited; self.retryAfter = retryAfter
     }
 
     public var description: String {

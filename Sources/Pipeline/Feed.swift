@@ -45,6 +45,11 @@ public protocol Feed: Sendable {
     /// runs count calls against it (`QuotaLimits`); `FEEDLINE_QUOTA_<FEED>` overrides it.
     var dailyCallLimit: Int? { get }
 
+    /// The provider's limits on calls with one key over a window (60 a minute, 1,000,000 a
+    /// month). Live runs pace calls to the minute and hour limits (`RateSchedule`); the dry run
+    /// shows a pipeline's calls a minute, a day and a month against each.
+    var rateLimits: [RateLimit] { get }
+
     /// The first-page requests a pipeline asks for. Throws `FeedError` (`.invalidRequest`)
     /// naming the bad operation or parameter.
     func requests(for spec: SourceSpec) throws -> [FeedRequest]
@@ -75,6 +80,9 @@ public protocol Feed: Sendable {
 extension Feed {
     /// No daily limit unless the feed declares one.
     public var dailyCallLimit: Int? { nil }
+
+    /// No rate limit unless the feed declares one.
+    public var rateLimits: [RateLimit] { [] }
 
     /// The spec a live run should use given the pipeline's bookmarks (e.g. fetch only what
     /// changed since the newest modification seen). Default: unchanged.

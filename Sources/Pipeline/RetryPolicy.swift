@@ -18,6 +18,10 @@ import Foundation
 ///   `min(cap, base × 2^(n-1))`, scaled by a factor drawn from `[1 - jitter, 1]`, so waits
 ///   never collapse to zero (a per-second limit needs a real pause) and retries of concurrent
 ///   runs spread out.
+/// - A **rate limit** answer (HTTP 429 or the provider's own, `FeedError.isRateLimited`) waits
+///   for the window — `retryAfter` when the provider said, else `rateLimitWait` — and is retried
+///   once; a second one gives up (`.rateLimited`): the run ends with exit 75, never in a loop.
+///   Client-side pacing (`RateSchedule`) keeps a run from meeting one at all.
 /// - Two caps: `maxAttempts` (the first try included) and `maxTotalDelay` (the sum of waits
 ///   for one request); whichever is reached first ends the retries.
 public struct RetryPolicy: Sendable, Equatable {
@@ -31,6 +35,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxTotalDelay: TimeInterval
     /// Fraction of each wait that is random, in 0…1 (0.5: a wait lies in [d/2, d]).
     public var jitter: Double
+    /// The wait after a rate-limit answer that did not say how long (seconds).
+    public var rateLimitWait: TimeInterval = 60
 
     /// 4 attempts, 1 s base, 30 s cap per wait, 60 s in all, half jitter.
     public static let standard = RetryPolicy()
@@ -67,6 +73,8 @@ public struct RetryPolicy: Sendable, Equatable {
         case delayBudgetExhausted(TimeInterval)
         /// The error is not a `FeedError` (e.g. cancellation): not ours to retry.
         case notAFeedError
+        /// The rate limit answered again after one wait for its window.
+        case rateLimited
     }
 
     /// Decides what follows a failed attempt.
@@ -75,11 +83,18 @@ public struct RetryPolicy: Sendable, Equatable {
     ///   - attempt: the 1-based number of the attempt that failed.
     ///   - delayedSoFar: seconds already waited between earlier attempts of this request.
     ///   - unitRandom: a number in [0, 1) from the caller's random source, for the jitter.
-    public func decide(_ error: Error, attempt: Int, delayedSoFar: TimeInterval = 0, unitRandom: Double) -> Action {
+    ///   - rateLimitRetries: how many earlier attempts of this request were rate-limit answers.
+    public func decide(_ error: Error, attempt: Int, delayedSoFar: TimeInterval = 0, unitRandom: Double,
+                       rateLimitRetries: Int = 0) -> Action {
         guard let error = error as? FeedError else { return .giveUp(.notAFeedError) }
         guard error.retryability == .transient else { return .giveUp(.terminal) }
         if isDailyQuotaError(error) { return .giveUp(.dailyQuotaExhausted) }
         guard attempt < maxAttempts else { return .giveUp(.attemptsExhausted(attempt)) }
+        if error.isRateLimited {
+            // Waiting for the window is the point, so it is not held to the retry time budget.
+            guard rateLimitRetries == 0 else { return .giveUp(.rateLimited) }
+            return .retry(after: max(0, error.retryAfter ?? rateLimitWait))
+        }
         let wait = delay(beforeRetry: attempt, unitRandom: unitRandom)
         guard delayedSoFar + wait <= maxTotalDelay else { return .giveUp(.delayBudgetExhausted(delayedSoFar)) }
         return .retry(after: wait)
@@ -109,6 +124,8 @@ public struct RetryPolicy: Sendable, Equatable {
             return "Gave up after \(n) attempts (waited \(Self.seconds(waited)) in all)."
         case .delayBudgetExhausted:
             return "Gave up after \(attempts) attempts: waiting longer would pass the retry time budget (waited \(Self.seconds(waited)))."
+        case .rateLimited:
+            return "Stopped: the provider's rate limit answered again after waiting for its window (waited \(Self.seconds(waited)) in all); try again later."
         }
     }
 
@@ -121,7 +138,9 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The policy from environment variables over `defaults`:
     /// `FEEDLINE_RETRY_ATTEMPTS` (tries, ≥ 1), `FEEDLINE_RETRY_BASE_MS`, `FEEDLINE_RETRY_CAP_MS`
-    /// (longest single wait), `FEEDLINE_RETRY_BUDGET_MS` (longest total wait), all milliseconds.
+    /// (longest single wait), `FEEDLINE_RETRY_BUDGET_MS` (longest total wait),
+    /// `FEEDLINE_RATE_LIMIT_WAIT_MS` (the wait after a rate-limit answer that does not say how
+    /// long; default 60 000), all milliseconds.
     /// Throws a sentence naming the variable when a value is not a whole number in range.
     public static func fromEnvironment(_ variables: [String: String], defaults: RetryPolicy = .standard) throws -> RetryPolicy {
         func number(_ name: String, _ range: ClosedRange<Int>) throws -> Int? {
@@ -136,6 +155,7 @@ public struct RetryPolicy: Sendable, Equatable {
         if let ms = try number("FEEDLINE_RETRY_BASE_MS", 0...3_600_000) { policy.baseDelay = Double(ms) / 1000 }
         if let ms = try number("FEEDLINE_RETRY_CAP_MS", 0...3_600_000) { policy.maxDelay = Double(ms) / 1000 }
         if let ms = try number("FEEDLINE_RETRY_BUDGET_MS", 0...86_400_000) { policy.maxTotalDelay = Double(ms) / 1000 }
+        if let ms = try number("FEEDLINE_RATE_LIMIT_WAIT_MS", 0...3_600_000) { policy.rateLimitWait = Double(ms) / 1000 }
         return policy
     }
 }

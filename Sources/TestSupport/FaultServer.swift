@@ -12,6 +12,8 @@ public final class FaultServer: @unchecked Sendable {
     public enum Reply: Sendable {
         /// A normal response with a `Content-Length`.
         case respond(status: Int, contentType: String, body: Data)
+        /// A normal response with extra headers (`Retry-After`, `x-ratelimit-remaining`).
+        case respondWithHeaders(status: Int, contentType: String, body: Data, headers: [String: String])
         /// Close with a TCP reset before answering.
         case reset
         /// Announce `body.count` bytes, send only the first `bytes`, then close.
@@ -130,6 +132,8 @@ public final class FaultServer: @unchecked Sendable {
         switch reply {
         case .respond(let status, let contentType, let body):
             _ = write(client, head(status, contentType, length: body.count) + body)
+        case .respondWithHeaders(let status, let contentType, let body, let headers):
+            _ = write(client, head(status, contentType, length: body.count, extra: headers) + body)
         case .reset:
             var linger = linger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
@@ -152,9 +156,10 @@ public final class FaultServer: @unchecked Sendable {
         }
     }
 
-    private func head(_ status: Int, _ contentType: String, length: Int?) -> Data {
+    private func head(_ status: Int, _ contentType: String, length: Int?, extra: [String: String] = [:]) -> Data {
         var text = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nContent-Type: \(contentType)\r\n"
         if let length { text += "Content-Length: \(length)\r\n" }
+        for (name, value) in extra.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
         text += "Connection: close\r\n\r\n"
         return Data(text.utf8)
     }

@@ -54,8 +54,10 @@ import TestSupport
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 502"])),
         Fault(name: "HTTP 503", reply: { _ in xml(503, Data("busy".utf8), type: "text/plain") },
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 503"])),
+        // A rate limit is waited out once (the window: 10 ms here), then the run stops: never a loop.
         Fault(name: "HTTP 429", reply: { _ in xml(429, Data("slow down".utf8), type: "text/plain") },
-              outcome: .fails(.temporaryFailure, attempts: 3, says: ["HTTP 429", "too many requests"])),
+              outcome: .fails(.temporaryFailure, attempts: 2, says: ["HTTP 429", "too many requests", "rate limit answered again"]),
+              variables: ["FEEDLINE_RATE_LIMIT_WAIT_MS": "10"]),
         Fault(name: "connection reset", reply: { _ in .reset },
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["request failed"])),
         Fault(name: "timeout", reply: { _ in .stall(seconds: 8) },
