@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "CSHA256"),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
         .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256"]),
-        // AirKorea (data.go.kr B552584) realtime, station and forecast endpoints.
+        // AirKorea (data.go.kr B552584) realtime, station, forecast, statistics and PM-alert endpoints.
         .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // CareerNet (career.go.kr getOpenApi) school, major and job-dictionary lists.
         .target(name: "CareerNet", dependencies: ["Domain", "Pipeline", "FeedCore"]),
@@ -55,7 +55,11 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: [
             "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "AirKoreaTests", dependencies: ["AirKorea", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
+        .testTarget(name: "AirKoreaTests", dependencies: [
+            "AirKorea", "App", "Storage", "FeedCore", "Pipeline", "Domain", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "CareerNetTests", dependencies: ["CareerNet", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "SaraminTests", dependencies: ["Saramin", "FeedCore", "Pipeline", "Domain", "TestSupport"]),
         .testTarget(name: "OpenWeatherTests", dependencies: [

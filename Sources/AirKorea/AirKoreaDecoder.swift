@@ -27,10 +27,21 @@ struct AirKoreaDecoder {
     /// - Parameter head: the first bytes of `file` (already read for sniffing).
     func decode<Sink: RecordSink>(file: URL, head: Data, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
         do {
+            var gate = ForeignItemGate()
+            let summary: PageSummary
             switch format {
-            case .xml: return try decodeXML(file: file, into: &sink)
-            case .json: return try decodeJSON(file: file, into: &sink)
+            case .xml: summary = try decodeXML(file: file, gate: &gate, into: &sink)
+            case .json: summary = try decodeJSON(file: file, gate: &gate, into: &sink)
             }
+            if gate.onlyForeign {
+                throw FeedError(.unrecognised, .terminal,
+                                "The payload's \(gate.held.count) item\(gate.held.count == 1 ? "" : "s") carry none of the fields \(endpoint.operation) reads "
+                                    + "(\(endpoint.schema.names.prefix(4).joined(separator: ", ")) …), so it is not a page of that operation: "
+                                    + "perhaps an AirKorea service feedline does not support. Nothing of it is loaded.",
+                                context: origin)
+            }
+            if let note = Self.missingItems(summary) { sink.diagnose(note) }
+            return summary
         } catch var error as FeedError
                     where error.kind == .malformed && [nil, file.lastPathComponent, file.path].contains(error.context) {
             // The readers name the file (or nothing); name the request instead.
@@ -44,14 +55,27 @@ struct AirKoreaDecoder {
         }
     }
 
+    /// An `items-missing` diagnostic for a first page that holds no items although its
+    /// `totalCount` says there are some: how the monthly statistics operation answers a range of
+    /// months (feedline asks month by month; a replayed payload can still show it). The page
+    /// itself loads (nothing), so the run succeeds and the diagnostic says what happened.
+    static func missingItems(_ summary: PageSummary) -> Diagnostic? {
+        guard summary.itemCount == 0, let total = summary.reportedTotal, total > 0, (summary.pageNo ?? 1) <= 1 else { return nil }
+        return Diagnostic(code: .itemsMissing,
+                          message: "The page reports totalCount \(total) but holds no items; nothing is loaded from it. (The monthly statistics operation answers a range of months this way: ask one month per request.)",
+                          location: "page \(summary.pageNo ?? 1)", value: String(total))
+    }
+
     // MARK: - XML
 
-    private func decodeXML<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+    private func decodeXML<Sink: RecordSink>(file: URL, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
         let reader = XMLItemReader(schema: endpoint.schema)
         let envelope = try reader.read(file: file) { item in
-            var outcome = endpoint.mapItem(item, page)
-            if !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics }
-            try deliver(outcome, to: &sink)
+            for ready in gate.admit(item) {
+                var outcome = endpoint.mapItem(ready, page)
+                if !ready.notes.isEmpty { outcome.diagnostics = ready.readerDiagnostics() + outcome.diagnostics }
+                try deliver(outcome, to: &sink)
+            }
         }
         let leaves = envelope.leaves
         func leaf(_ name: String) -> String? {
@@ -88,14 +112,16 @@ struct AirKoreaDecoder {
     /// judges the envelope: provider and gateway error layers, paging numbers. The legacy
     /// list's echo objects (`parm`, `…Vo`, which can leak a `serviceKey`) are never read beyond
     /// `pageNo`/`numOfRows`.
-    private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+    private func decodeJSON<Sink: RecordSink>(file: URL, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
         let reader = JSONItemReader(schema: endpoint.schema, itemPaths: Self.jsonItemPaths,
                                     singleItemPaths: ["response/body/items/item"])
         var nonObjects: [Int] = []
         let envelope = try reader.read(file: file, onItem: { item in
-            var outcome = endpoint.mapItem(item, page)
-            if !item.typeMismatches.isEmpty || !item.notes.isEmpty { outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics }
-            try deliver(outcome, to: &sink)
+            for ready in gate.admit(item) {
+                var outcome = endpoint.mapItem(ready, page)
+                if !ready.typeMismatches.isEmpty || !ready.notes.isEmpty { outcome.diagnostics = ready.readerDiagnostics() + outcome.diagnostics }
+                try deliver(outcome, to: &sink)
+            }
         }, onNonObject: { nonObjects.append($0) })
         for position in nonObjects {
             sink.diagnose(.notAnObject(position: position))
@@ -141,6 +167,31 @@ struct AirKoreaDecoder {
     }
 
     // MARK: - Shared
+
+    /// Holds back the items that carry none of the endpoint's fields until an item that does
+    /// shows the page is the endpoint's; then they are mapped in order (and skipped with the
+    /// mapping's diagnostics). A page whose every item is foreign is another operation's (an
+    /// unsupported service's) and is refused instead of being mapped item by skipped item.
+    struct ForeignItemGate {
+        private(set) var held: [ItemFields] = []
+        private var sawOwn = false
+
+        /// The items to map now, in page order.
+        mutating func admit(_ item: ItemFields) -> [ItemFields] {
+            if sawOwn { return [item] }
+            let foreign = item.typeMismatches.isEmpty && item.notes.isEmpty && item.values.allSatisfy { $0 == nil }
+            if foreign {
+                held.append(item)
+                return []
+            }
+            sawOwn = true
+            defer { held = [] }
+            return held + [item]
+        }
+
+        /// Whether items came and none of them was the endpoint's.
+        var onlyForeign: Bool { !sawOwn && !held.isEmpty }
+    }
 
     private func deliver<Sink: RecordSink>(_ outcome: ItemOutcome, to sink: inout Sink) throws {
         for diagnostic in outcome.diagnostics { sink.diagnose(diagnostic) }

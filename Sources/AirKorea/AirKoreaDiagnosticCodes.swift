@@ -27,3 +27,22 @@ extension DiagnosticCode {
     /// A grade is not 1…4 (`unparsable-grade`).
     public static let unparsableGrade = DiagnosticCode("unparsable-grade")
 }
+
+/// The diagnostic codes of the statistics and alert operations, and of pages.
+extension DiagnosticCode {
+    /// A statistics item's `msurDt` or `msurMm` is not a day or month (`bad-stats-date`).
+    public static let badStatisticsDate = DiagnosticCode("bad-stats-date")
+    /// An alert's `issueGbn` is neither 주의보 nor 경보 (`bad-alert-level`).
+    public static let badAlertLevel = DiagnosticCode("bad-alert-level")
+    /// An alert's `itemCode` is neither PM10 nor PM25 (`bad-alert-pollutant`).
+    public static let badAlertPollutant = DiagnosticCode("bad-alert-pollutant")
+    /// An alert's issue or clear date and time cannot be read (`bad-alert-time`).
+    public static let badAlertTime = DiagnosticCode("bad-alert-time")
+    /// An alert's clear is earlier than its issue (`clear-before-issue`).
+    public static let clearBeforeIssue = DiagnosticCode("clear-before-issue")
+    /// An alert's clear is half given (a date without a time, a value without either)
+    /// (`clear-without-time`).
+    public static let clearWithoutTime = DiagnosticCode("clear-without-time")
+    /// A first page holds no items although its `totalCount` says there are some (`items-missing`).
+    public static let itemsMissing = DiagnosticCode("items-missing")
+}

@@ -3,7 +3,9 @@ import Pipeline
 
 /// The AirKorea air-quality OpenAPI (한국환경공단 에어코리아, data.go.kr `B552584`): realtime
 /// measurements by station and by province, dust forecasts, the station list, stations near a
-/// TM point, and TM coordinates of an 읍면동.
+/// TM point, TM coordinates of an 읍면동, station daily and monthly averages (`ArpltnStatsSvc`)
+/// and PM10/PM2.5 alerts (`UlfptcaAlarmInqireSvc`). Payloads of AirKorea services it does not
+/// read are refused by name (`UnsupportedAirKoreaOperation`).
 ///
 /// The runner uses it like every `Feed`: `requests(for:)` turns a pipeline's `SourceSpec` into
 /// first-page requests, `request(_:page:)` and `isLastPage(_:of:)` page through them,
@@ -12,7 +14,8 @@ import Pipeline
 ///
 /// Operations may be named canonically (`getCtprvnRltmMesureDnsty`), by path
 /// (`ArpltnInforInqireSvc/getCtprvnRltmMesureDnsty`) or by alias: `realtime-by-station`,
-/// `realtime-by-province`, `forecast`, `stations`, `nearby-stations`, `tm-coordinates`.
+/// `realtime-by-province`, `forecast`, `stations`, `nearby-stations`, `tm-coordinates`,
+/// `station-daily-stats`, `station-monthly-stats`, `pm-alerts`.
 public struct AirKoreaFeed: Feed {
     /// Where this feed's records go: writers for its record types (`AirKoreaTables`).
     public var schema: FeedSchema { AirKoreaTables.schema }
@@ -32,7 +35,7 @@ public struct AirKoreaFeed: Feed {
         self.baseURL = baseURL
     }
 
-    /// The six canonical operation names.
+    /// The canonical operation names.
     public var operations: [String] { AirKoreaEndpoint.all.map(\.operation) }
 
     /// Where the key goes: the `serviceKey` query parameter, filled by the live transport from
@@ -48,29 +51,42 @@ public struct AirKoreaFeed: Feed {
 
     // MARK: - Requests and paging
 
-    /// One first-page request per combination of list-valued parameters. Query order:
-    /// `returnType`, `numOfRows` (= `spec.pageSize`), `pageNo`, then the pipeline's parameters,
-    /// then defaults the API requires (`dataTerm=DAILY` for by-station). Throws
-    /// `.invalidRequest` (terminal) naming the bad operation or parameter.
+    /// One first-page request per combination of list-valued parameters (and per month of a
+    /// monthly statistics range); identical requests are sent once. Query order: `returnType`,
+    /// `numOfRows` (= `spec.pageSize`), `pageNo`, then the pipeline's parameters (normalised:
+    /// `inqBginDt` `2024-03-05` → `20240305`), then defaults the API requires (`dataTerm=DAILY`
+    /// for by-station). Throws `.invalidRequest` (terminal) naming the bad operation or
+    /// parameter, or the unsupported AirKorea service the operation belongs to.
     public func requests(for spec: SourceSpec) throws -> [FeedRequest] {
         guard let endpoint = AirKoreaEndpoint.named(spec.operation) else {
-            let names = AirKoreaEndpoint.all.map { "\($0.aliases.first ?? $0.operation) (\($0.operation))" }
+            if let unsupported = UnsupportedAirKoreaOperation.named(spec.operation) { throw unsupported.requestError }
             throw FeedError(.invalidRequest, .terminal,
-                            "The AirKorea feed has no operation named “\(spec.operation)”; use one of \(names.joined(separator: ", ")).")
+                            "The AirKorea feed has no operation named “\(spec.operation)”; use one of \(AirKoreaEndpoint.summary).")
         }
         guard spec.pageSize > 0 else {
             throw FeedError(.invalidRequest, .terminal,
                             "The page size (numOfRows) for \(endpoint.operation) must be at least 1, not \(spec.pageSize).")
         }
-        return try spec.expandedParameters.map { parameters in
-            let query = try validatedQuery(parameters, for: endpoint)
-            return FeedRequest(
-                source: source, operation: endpoint.operation,
-                baseURL: baseURL.appendingPathComponent(endpoint.path),
-                query: [QueryItem("returnType", spec.format.rawValue), QueryItem("numOfRows", String(spec.pageSize)),
-                        QueryItem("pageNo", "1")] + query,
-                format: spec.format, credential: credential, page: 1)
+        var seen: Set<[QueryItem]> = []
+        var requests: [FeedRequest] = []
+        for parameters in spec.expandedParameters {
+            let checked = try validatedQuery(parameters, for: endpoint)
+            let queries: [[QueryItem]]
+            switch endpoint.planQueries(checked) {
+            case .send(let planned): queries = planned
+            case .refuse(let problem):
+                throw FeedError(.invalidRequest, .terminal, "The request for \(endpoint.operation) \(problem).")
+            }
+            for query in queries where seen.insert(query).inserted {
+                requests.append(FeedRequest(
+                    source: source, operation: endpoint.operation,
+                    baseURL: baseURL.appendingPathComponent(endpoint.path),
+                    query: [QueryItem("returnType", spec.format.rawValue), QueryItem("numOfRows", String(spec.pageSize)),
+                            QueryItem("pageNo", "1")] + query,
+                    format: spec.format, credential: credential, page: 1))
+            }
         }
+        return requests
     }
 
     /// `request` with `pageNo` set to `page` (1-based); nil for a page below 1.
@@ -97,26 +113,34 @@ public struct AirKoreaFeed: Feed {
     /// The canonical operation the payload's first bytes hold, judged by its item fields (for
     /// current and legacy envelopes); error envelopes and empty pages are answered with
     /// `getCtprvnRltmMesureDnsty` so that decoding raises the typed error or yields nothing.
-    /// nil when the bytes are not an AirKorea payload this feed reads.
+    /// Items of an AirKorea operation feedline does not read are answered with that operation's
+    /// name (`getMsrstnKhaiRltmDnsty`), so that decoding refuses them by name. nil when the bytes
+    /// are not an AirKorea payload.
     public func recognise(head: Data, format: PayloadFormat) -> String? {
         AirKoreaRecognition(head: head, format: format).operation()
     }
 
-    /// Decodes a payload of any of the six operations, XML or JSON (the bytes decide: data.go.kr
+    /// Decodes a payload of any of the operations, XML or JSON (the bytes decide: data.go.kr
     /// answers errors in XML even to a JSON request). The operation comes from the payload, its
     /// request or the context's request, else from recognition.
     ///
     /// Throws `FeedError`: `.api(code:name:)` for gateway and provider error envelopes (transient
     /// or terminal by code), `.malformed` for malformed or truncated documents, `.unrecognised`
-    /// when the operation cannot be determined. An empty result is not an error. XML items stream
+    /// when the operation cannot be determined or the items belong to an AirKorea service
+    /// feedline does not read ("Unsupported AirKorea service …", whatever operation was
+    /// declared). An empty result is not an error. XML items stream
     /// into `sink` while the document is read, so when a truncated document throws at its end the
     /// records already delivered must be discarded with the failed page.
     public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
         let origin = payload.request?.displayURL ?? context.request?.displayURL ?? payload.file.lastPathComponent
         let head = try Self.head(of: payload.file, origin: origin)
         let format = AirKoreaRecognition.sniff(head) ?? payload.format
+        if let unsupported = AirKoreaRecognition(head: head, format: format).unsupportedOperation() {
+            throw unsupported.payloadError(context: origin)
+        }
         let endpoint = try endpoint(for: payload, context: context, head: head, origin: origin)
-        let decoder = AirKoreaDecoder(endpoint: endpoint, page: PageContext(context), origin: origin, fetchedAt: payload.fetchedAt)
+        let decoder = AirKoreaDecoder(endpoint: endpoint, page: PageContext(context, fetchedAt: payload.fetchedAt), origin: origin,
+                                      fetchedAt: payload.fetchedAt)
         return try decoder.decode(file: payload.file, head: head, format: format, into: &sink)
     }
 
@@ -124,6 +148,7 @@ public struct AirKoreaFeed: Feed {
         let declared = [payload.operation, payload.request?.operation, context.request?.operation].compactMap { $0 }
         if let name = declared.first {
             guard let endpoint = AirKoreaEndpoint.named(name) else {
+                if let unsupported = UnsupportedAirKoreaOperation.named(name) { throw unsupported.payloadError(context: origin) }
                 throw FeedError(.unrecognised, .terminal, "“\(name)” is not an AirKorea operation, so the payload cannot be decoded.",
                                 context: origin)
             }
@@ -173,7 +198,7 @@ public struct AirKoreaFeed: Feed {
                 throw FeedError(.invalidRequest, .terminal,
                                 "The parameter \(rule.name) of \(endpoint.operation) is “\(value)”, but it \(problem).")
             }
-            query.append(QueryItem(rule.name, value))
+            query.append(QueryItem(rule.name, rule.normalised(value)))
         }
         for rule in endpoint.parameters where rule.required && !query.contains(where: { $0.name == rule.name }) {
             throw FeedError(.invalidRequest, .terminal, "The parameter \(rule.name) is required by \(endpoint.operation) but was not given.")

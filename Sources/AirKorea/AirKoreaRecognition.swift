@@ -32,21 +32,31 @@ struct AirKoreaRecognition {
         }
     }
 
-    /// The canonical operation, or nil when the head is not an AirKorea payload (or is one this
-    /// feed does not read, such as the legacy 시군구 averages `getCtprvnMesureSidoLIst`).
+    /// The canonical operation, or nil when the head is not an AirKorea payload.
     ///
     /// Error envelopes and empty pages have no items to judge by; they are answered with
     /// `getCtprvnRltmMesureDnsty`, whose decoder (like every other) raises the typed error or
-    /// yields no records.
+    /// yields no records. Items of an AirKorea operation feedline does not read (the CAI
+    /// service, the 시도/시군구 averages …) are answered with that operation's name, which the
+    /// decoder refuses by name. Items that match no operation at all are not claimed (nil).
     func operation() -> String? {
         let shapeless = AirKoreaEndpoint.realtimeByProvince.operation
         if contains("OpenAPI_ServiceResponse") || contains("returnReasonCode") { return shapeless }
+        if let unsupported = unsupportedOperation() { return unsupported.operation }
         if presence("resultCode") == .filled, let code = firstValue("resultCode"), !AirKoreaErrorCode.isSuccess(code) {
             return shapeless
         }
-        if presence("cityName") != .absent { return nil }
         if presence("informGrade") != .absent || presence("informCode") != .absent {
             return AirKoreaEndpoint.forecast.operation
+        }
+        if presence("msurMm") != .absent {
+            return AirKoreaEndpoint.stationMonthlyStatistics.operation
+        }
+        if presence("msurDt") != .absent {
+            return AirKoreaEndpoint.stationDailyStatistics.operation
+        }
+        if presence("issueGbn") != .absent && presence("districtName") != .absent {
+            return AirKoreaEndpoint.pmAlerts.operation
         }
         if presence("pm10Value") != .absent && presence("dataTime") != .absent {
             // By province: items name their province (current) or at least their station
@@ -68,9 +78,44 @@ struct AirKoreaRecognition {
             return AirKoreaEndpoint.nearbyStations.operation
         }
         if presence("resultCode") == .filled && (contains("NORMAL_CODE") || contains("NORMAL SERVICE") || presence("totalCount") != .absent) {
-            return shapeless
+            // A success envelope: empty pages are any operation's; items that match none of the
+            // operations above are nobody's.
+            return hasItems() ? nil : shapeless
         }
         return nil
+    }
+
+    /// The AirKorea operation feedline does not read whose items the head holds, if any: judged
+    /// by fields only that operation carries (filled, since legacy items echo request fields
+    /// empty), and by the CAI service's success code `200`.
+    func unsupportedOperation() -> UnsupportedAirKoreaOperation? {
+        for candidate in UnsupportedAirKoreaOperation.all where candidate.signature.contains(where: { presence($0) == .filled }) {
+            return candidate
+        }
+        if presence("resultCode") == .filled, let code = firstValue("resultCode"), Int(code) == 200 {
+            // Only the CAI service answers success as 200 (its spec table says 00).
+            return UnsupportedAirKoreaOperation.named("getMsrstnKhaiRltmDnsty")
+        }
+        return nil
+    }
+
+    /// Whether the head shows at least one item: an `<item>` element, or an object inside the
+    /// JSON `items` (list or `{"item": …}`) or the legacy `list`.
+    func hasItems() -> Bool {
+        if isXML { return contains("<item>") || contains("<item ") }
+        for key in ["\"items\"", "\"list\""] {
+            var searchStart = text.startIndex
+            while let hit = find(key, from: searchStart) {
+                searchStart = hit.upperBound
+                var rest = text[hit.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                guard rest.first == ":" else { continue }
+                rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                guard let opening = rest.first, opening == "[" || opening == "{" else { continue }
+                let inside = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                if opening == "[" ? inside.first == "{" : inside.first == "\"" { return true }
+            }
+        }
+        return false
     }
 
     private func contains(_ needle: String) -> Bool { find(needle, from: text.startIndex) != nil }

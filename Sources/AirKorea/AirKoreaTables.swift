@@ -3,11 +3,12 @@ import Foundation
 import Pipeline
 
 /// Where AirKorea's records are stored: `measurement`, `station`, `nearby_station`,
-/// `tm_coordinate`, `forecast` and `forecast_region` (created by feedline's first migrations,
-/// so this schema brings writers and no migrations of its own).
+/// `tm_coordinate`, `forecast` and `forecast_region` (created by feedline's first migrations),
+/// and `station_daily_stats`, `station_monthly_stats` and `pm_alert` (created by this feed's own
+/// migration, `statisticsMigration`).
 public enum AirKoreaTables {
-    /// The writers, registered with the feed.
-    public static let schema = FeedSchema(writers: [
+    /// The migrations and writers, registered with the feed.
+    public static let schema = FeedSchema(migrations: [statisticsMigration], writers: [
         RecordWriter(HourlyMeasurement.self) { m, payload, tables in try writeMeasurement(m, payload: payload, to: tables) },
         RecordWriter(Station.self) { s, _, tables in try tables.upsert(station, stationRow(s)) },
         RecordWriter(NearbyStation.self) { n, _, tables in
@@ -17,6 +18,13 @@ public enum AirKoreaTables {
             try tables.upsert(tmCoordinate, RowValues([.text(t.sidoName), .text(t.sggName), .text(t.umdName), .real(t.tmX), .real(t.tmY)]))
         },
         RecordWriter(Forecast.self) { f, payload, tables in try writeForecast(f, payload: payload, to: tables) },
+        RecordWriter(StationDailyStatistics.self) { d, payload, tables in
+            try tables.upsert(stationDailyStats, statisticsRow(d.stationName, d.date.description, d.averages, payload: payload))
+        },
+        RecordWriter(StationMonthlyStatistics.self) { m, payload, tables in
+            try tables.upsert(stationMonthlyStats, statisticsRow(m.stationName, m.month.description, m.averages, payload: payload))
+        },
+        RecordWriter(PMAlert.self) { a, payload, tables in try tables.upsert(pmAlert, alertRow(a, payload: payload)) },
     ])
 
     // MARK: - Measurements
@@ -111,4 +119,106 @@ public enum AirKoreaTables {
         // Encoding an array of optional strings cannot fail.
         return (try? encoder.encode(urls)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
+
+    // MARK: - Statistics
+
+    static let statisticsValueColumns = ["pm10_avg", "pm25_avg", "o3_avg", "no2_avg", "co_avg", "so2_avg", "payload_sha256"]
+
+    static let stationDailyStats = UpsertTable(table: "station_daily_stats", columns: ["station_name", "kst_date"] + statisticsValueColumns,
+                                               key: ["station_name", "kst_date"])
+
+    static let stationMonthlyStats = UpsertTable(table: "station_monthly_stats", columns: ["station_name", "kst_month"] + statisticsValueColumns,
+                                                 key: ["station_name", "kst_month"])
+
+    static func statisticsRow(_ station: String, _ period: String, _ v: PollutantValues<Double>, payload: RawPayload?) -> RowValues {
+        RowValues([.text(station), .text(period), StoreValue(v.pm10), StoreValue(v.pm25), StoreValue(v.o3), StoreValue(v.no2),
+                   StoreValue(v.co), StoreValue(v.so2), StoreValue(payload?.sha256)])
+    }
+
+    // MARK: - PM alerts
+
+    /// Keyed by what the issue and the clear of one alert share, so the payload that clears an
+    /// alert updates the row its issue made; a later payload without the clear (an older page
+    /// replayed) never erases a known one.
+    static let pmAlert = UpsertTable(
+        table: "pm_alert",
+        columns: ["district", "area", "pollutant", "level", "issued_at", "issued_kst", "issue_value",
+                  "cleared_at", "cleared_kst", "clear_value", "data_date", "sn", "payload_sha256"],
+        key: ["district", "area", "pollutant", "level", "issued_at"],
+        keepKnown: ["cleared_at", "cleared_kst", "clear_value"])
+
+    static func alertRow(_ a: PMAlert, payload: RawPayload?) -> RowValues {
+        RowValues([.text(a.district), .text(a.area ?? ""), .text(a.pollutant.rawValue), .text(a.level.rawValue),
+                   .text(iso8601UTC(a.issued.instant)), .text(a.issued.label), StoreValue(a.issueValue),
+                   StoreValue(a.cleared.map { iso8601UTC($0.instant) }), StoreValue(a.cleared?.label), StoreValue(a.clearValue),
+                   StoreValue(a.dataDate), StoreValue(a.serial), StoreValue(payload?.sha256)])
+    }
+
+    // MARK: - Migration
+
+    /// The migration creating the statistics and alert tables; never edited once released.
+    public static let statisticsMigration = SchemaMigration("airkorea-v1-station-stats-and-pm-alerts", sqlite: statisticsSQL)
+
+    private static let day = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'"
+    private static let month = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]'"
+    private static let utc = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'"
+    private static let kst = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]'"
+
+    /// The six averages of a statistics row: NULL where AirKorea gave none, never 0.
+    private static let averageColumns = """
+            pm10_avg        REAL CHECK (pm10_avg BETWEEN 0 AND 2000),   -- pm10Value, µg/m³
+            pm25_avg        REAL CHECK (pm25_avg BETWEEN 0 AND 2000),   -- pm25Value, µg/m³
+            o3_avg          REAL CHECK (o3_avg BETWEEN 0 AND 10),       -- o3Value, ppm
+            no2_avg         REAL CHECK (no2_avg BETWEEN 0 AND 10),      -- no2Value, ppm
+            co_avg          REAL CHECK (co_avg BETWEEN 0 AND 10),       -- coValue, ppm
+            so2_avg         REAL CHECK (so2_avg BETWEEN 0 AND 10),      -- so2Value, ppm
+            payload_sha256  TEXT,
+            revision        INTEGER NOT NULL DEFAULT 0,
+        """
+
+    static let statisticsSQL = """
+        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRDyrg (측정소별 실시간 일평균): one station × KST day.
+        -- Means of the realtime hourly stream as AirKorea computed them (not the confirmed data);
+        -- compare measurement_daily, feedline's own means of the hours it loaded.
+        CREATE TABLE station_daily_stats (
+            station_name    TEXT NOT NULL CHECK (station_name <> ''),   -- msrstnName
+            kst_date        TEXT NOT NULL CHECK (kst_date GLOB \(day)),   -- msurDt
+        \(averageColumns)
+            PRIMARY KEY (station_name, kst_date)
+        );
+        CREATE INDEX station_daily_stats_by_date ON station_daily_stats (kst_date);
+
+        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRMmrg (측정소별 실시간 월평균): one station × KST month.
+        CREATE TABLE station_monthly_stats (
+            station_name    TEXT NOT NULL CHECK (station_name <> ''),   -- msrstnName
+            kst_month       TEXT NOT NULL CHECK (kst_month GLOB \(month)),  -- msurMm, YYYY-MM
+        \(averageColumns)
+            PRIMARY KEY (station_name, kst_month)
+        );
+        CREATE INDEX station_monthly_stats_by_month ON station_monthly_stats (kst_month);
+
+        -- AirKorea UlfptcaAlarmInqireSvc/getUlfptcaAlarmInfo: one PM10 or PM2.5 alert (주의보 advisory,
+        -- 경보 warning) of one 권역, from its issue to its clear. Times are KST as delivered
+        -- (issueDate issueTime, 24:00 kept) and UTC; cleared_* are NULL while the alert is in force.
+        CREATE TABLE pm_alert (
+            district        TEXT NOT NULL CHECK (district <> ''),       -- districtName, e.g. 서울
+            area            TEXT NOT NULL,                              -- moveName (권역), '' when none was given
+            pollutant       TEXT NOT NULL CHECK (pollutant IN ('PM10', 'PM2.5')),   -- itemCode
+            level           TEXT NOT NULL CHECK (level IN ('advisory', 'warning')),  -- issueGbn 주의보 / 경보
+            issued_at       TEXT NOT NULL CHECK (issued_at GLOB \(utc)),
+            issued_kst      TEXT NOT NULL CHECK (issued_kst GLOB \(kst)),
+            issue_value     REAL CHECK (issue_value BETWEEN 0 AND 2000),   -- issueVal, µg/m³
+            cleared_at      TEXT CHECK (cleared_at GLOB \(utc)),
+            cleared_kst     TEXT CHECK (cleared_kst GLOB \(kst)),
+            clear_value     REAL CHECK (clear_value BETWEEN 0 AND 2000),   -- clearVal, µg/m³
+            data_date       TEXT,                                       -- dataDate as delivered
+            sn              TEXT,                                       -- AirKorea's serial number
+            payload_sha256  TEXT,
+            revision        INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (district, area, pollutant, level, issued_at),
+            CHECK ((cleared_at IS NULL) = (cleared_kst IS NULL)),
+            CHECK (cleared_at IS NULL OR cleared_at >= issued_at)
+        );
+        CREATE INDEX pm_alert_by_time ON pm_alert (issued_at);
+        """
 }

@@ -1,9 +1,42 @@
 import AirKorea
+import Domain
 import Foundation
 import Pipeline
 import TestSupport
 
+// MARK: - Golden lines of the statistics and alert records
 
+extension StationDailyStatistics: GoldenRenderable {
+    /// `station_daily_stats station=… date=… pm10=… pm25=… o3=… no2=… co=… so2=…`.
+    public var goldenLine: String {
+        (["station_daily_stats", "station=\(Golden.text(stationName))", "date=\(date)"] + averagesGolden(averages)).joined(separator: " ")
+    }
+}
+
+extension StationMonthlyStatistics: GoldenRenderable {
+    /// `station_monthly_stats station=… month=… pm10=… …`.
+    public var goldenLine: String {
+        (["station_monthly_stats", "station=\(Golden.text(stationName))", "month=\(month)"] + averagesGolden(averages)).joined(separator: " ")
+    }
+}
+
+func averagesGolden(_ v: PollutantValues<Double>) -> [String] {
+    ["pm10=\(Golden.number(v.pm10))", "pm25=\(Golden.number(v.pm25))", "o3=\(Golden.number(v.o3))", "no2=\(Golden.number(v.no2))",
+     "co=\(Golden.number(v.co))", "so2=\(Golden.number(v.so2))"]
+}
+
+extension PMAlert: GoldenRenderable {
+    /// `pm_alert district=… area=… pollutant=… level=… issued=… issued_at=… issue_value=… cleared=… …`.
+    public var goldenLine: String {
+        let pairs: [(String, String)] = [
+            ("district", Golden.text(district)), ("area", Golden.text(area)), ("pollutant", pollutant.rawValue), ("level", level.rawValue),
+            ("issued", Golden.text(issued.label)), ("issued_at", iso8601UTC(issued.instant)), ("issue_value", Golden.number(issueValue)),
+            ("cleared", Golden.text(cleared?.label)), ("cleared_at", cleared.map { iso8601UTC($0.instant) } ?? "nil"),
+            ("clear_value", Golden.number(clearValue)), ("data_date", Golden.text(dataDate)), ("sn", Golden.text(serial)),
+        ]
+        return (["pm_alert"] + pairs.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
+    }
+}
 
 enum AirKoreaFixtures {
     static let feed = AirKoreaFeed()
@@ -35,6 +68,9 @@ enum AirKoreaFixtures {
     static let stationList = "getMsrstnList"
     static let nearby = "getNearbyMsrstnList"
     static let tm = "getTMStdrCrdnt"
+    static let dailyStats = "getMsrstnAcctoRDyrg"
+    static let monthlyStats = "getMsrstnAcctoRMmrg"
+    static let alerts = "getUlfptcaAlarmInfo"
 
     static let seoul: [(String, String)] = [("sidoName", "서울"), ("ver", "1.3")]
 
@@ -62,7 +98,26 @@ enum AirKoreaFixtures {
         "malformed-xml": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
         "truncated-xml": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
         "malformed-json": Case("realtime-by-province", seoul, pageSize: 100, recognisedAs: byProvince),
+        "stats-daily": Case("station-daily-stats", marchDays, pageSize: 100, recognisedAs: dailyStats),
+        "stats-daily-quirks": Case("station-daily-stats", [("inqBginDt", "2024-03-01"), ("inqEndDt", "2024-03-02")], pageSize: 100,
+                                   recognisedAs: dailyStats),
+        "stats-daily-empty": Case("station-daily-stats", marchDays + [("msrstnName", "없는측정소")], pageSize: 100, recognisedAs: byProvince),
+        "stats-daily-error-gateway-20": Case("station-daily-stats", marchDays, pageSize: 100, recognisedAs: byProvince),
+        "stats-monthly": Case("station-monthly-stats", [("inqBginMm", "202402"), ("inqEndMm", "202402")], pageSize: 1000,
+                              recognisedAs: monthlyStats),
+        "stats-monthly-range": Case("station-monthly-stats", [("inqBginMm", "202312"), ("inqEndMm", "202312")], pageSize: 1000,
+                                    recognisedAs: byProvince),
+        "pm-alerts-issued": Case("pm-alerts", [("year", "2024")], pageSize: 100, recognisedAs: alerts),
+        "pm-alerts-cleared": Case("pm-alerts", [("year", "2024")], pageSize: 100, recognisedAs: alerts),
+        "pm-alerts-quirks": Case("pm-alerts", [("year", "2024")], pageSize: 100, recognisedAs: alerts),
+        "pm-alerts-empty": Case("pm-alerts", [("year", "2025")], pageSize: 100, recognisedAs: byProvince),
+        "pm-alerts-error-provider-11": Case("pm-alerts", [("year", "2024")], recognisedAs: byProvince),
+        // Payloads of services feedline does not read, as if a realtime pipeline had received them.
+        "unsupported-cai": Case("realtime-by-province", seoul, recognisedAs: "getMsrstnKhaiRltmDnsty"),
+        "unsupported-sido-average": Case("realtime-by-province", seoul, recognisedAs: "getCtprvnMesureLIst"),
     ]
+
+    static let marchDays: [(String, String)] = [("inqBginDt", "20240301"), ("inqEndDt", "20240302")]
 
     /// Every payload file (`.xml`, `.json`) in the fixture directory, sorted.
     static let files: [String] = {

@@ -134,7 +134,7 @@ struct PublishedSampleTests {
         ("airkorea-legacy-forecast.json", "getMinuDustFrcstDspth"),
         ("airkorea-legacy-nearby-stations.json", "getNearbyMsrstnList"),
         ("airkorea-legacy-realtime-sido.json", "getCtprvnRltmMesureDnsty"),
-        ("airkorea-legacy-sido-city-avg.json", nil),
+        ("airkorea-legacy-sido-city-avg.json", "getCtprvnMesureSidoLIst"),  // unsupported: named so decoding refuses it by name
         ("airkorea-legacy-station-list-items.json", "getMsrstnList"),
         ("airkorea-realtime-station.json", "getMsrstnAcctoRltmMesureDnsty"),
         ("airkorea-realtime-station.xml", "getMsrstnAcctoRltmMesureDnsty"),

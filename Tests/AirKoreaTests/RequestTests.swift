@@ -11,12 +11,13 @@ struct RequestTests {
         SourceSpec(operation: operation, parameters: parameters, format: format, pageSize: pageSize, maxPages: 20)
     }
 
-    @Test("the feed names itself, its six operations and its credential")
+    @Test("the feed names itself, its nine operations and its credential")
     func identity() {
         #expect(feed.source == "airkorea")
         #expect(feed.credentialVariable == "AIRKOREA_SERVICE_KEY")
         #expect(feed.operations == ["getMsrstnAcctoRltmMesureDnsty", "getCtprvnRltmMesureDnsty", "getMinuDustFrcstDspth",
-                                    "getMsrstnList", "getNearbyMsrstnList", "getTMStdrCrdnt"])
+                                    "getMsrstnList", "getNearbyMsrstnList", "getTMStdrCrdnt",
+                                    "getMsrstnAcctoRDyrg", "getMsrstnAcctoRMmrg", "getUlfptcaAlarmInfo"])
         #expect(feed.credential == CredentialRequirement(environmentVariable: "AIRKOREA_SERVICE_KEY", placement: .query("serviceKey")))
         #expect(feed.baseURL.absoluteString == "https://apis.data.go.kr/B552584/")
     }

@@ -29,7 +29,7 @@ import TestSupport
         } throws: { error in
             guard let refusal = error as? CommandRefusal else { return false }
             return refusal.status == .configuration && refusal.lines.count == 1
-                && refusal.lines[0].hasPrefix("error: no pipeline named 'nope'. Known: airkorea-forecast")
+                && refusal.lines[0].hasPrefix("error: no pipeline named 'nope'. Known: airkorea-alerts, airkorea-forecast")
         }
         #expect(env.err.text.isEmpty)
     }
