@@ -49,7 +49,9 @@ extension Console {
         let reader: (any FeedlineStore)?
         do { reader = try environment.existingStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
         // The same plans a run would make: placeholders expanded, resumed from the bookmarks.
-        let plans = pipelines.map { p in environment.plan(p, bookmarks: (try? reader?.bookmarks(pipeline: p.name)) ?? [:]) }
+        let plans = pipelines.map { p in
+            environment.plan(p, bookmarks: (try? reader?.bookmarks(pipeline: p.name)) ?? [:], stations: { try reader?.stationCoordinates() ?? [] })
+        }
         var status = ExitStatus.success
         var entries: [Any] = []
         if !json { environment.output("dry run: no request is sent and nothing is written.") }

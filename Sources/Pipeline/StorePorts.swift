@@ -144,6 +144,17 @@ public protocol LedgerReading: Sendable {
     func hourlyPM(station: String, from first: LocalDate, through last: LocalDate) throws -> DustPair<HourlySeries<Double>>
     /// Whether a station has any measurement at all.
     func hasStation(_ name: String) throws -> Bool
+    /// Every monitoring station with coordinates, by name (empty when the station list was
+    /// never loaded).
+    func stationCoordinates() throws -> [StationCoordinate]
+}
+
+/// Where a monitoring station stands (WGS84 degrees).
+public struct StationCoordinate: Sendable, Hashable {
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+    public init(name: String, latitude: Double, longitude: Double) { self.name = name; self.latitude = latitude; self.longitude = longitude }
 }
 
 /// Everything the commands need of a store: the ledger and transaction boundary, quota

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Pipeline
 
 extension SQLiteStore {
     /// One station's hourly PM10/PM2.5 (µg/m³) from `first` to `last` (KST dates, inclusive),
@@ -25,6 +26,16 @@ extension SQLiteStore {
     /// Whether a station has any measurement at all (to tell "no such station" from "no data that week").
     public func hasStation(_ name: String) throws -> Bool {
         try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM measurement WHERE station_name = ?)", arguments: [name]) ?? false }
+    }
+
+    public func stationCoordinates() throws -> [StationCoordinate] {
+        guard try hasTable("station") else { return [] }
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT name, latitude, longitude FROM station
+                WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY name
+                """).map { StationCoordinate(name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"]) }
+        }
     }
 }
 

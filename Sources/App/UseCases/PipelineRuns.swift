@@ -98,7 +98,10 @@ public struct PipelineRuns: Sendable {
         var plans: [String: PlannedRun] = [:]
         if mode == .live {
             // Each pipeline's requests are built once, here: the quota check and the run use the same.
-            for pipeline in pipelines { plans[pipeline.name] = environment.plan(pipeline, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:]) }
+            for pipeline in pipelines {
+                plans[pipeline.name] = environment.plan(pipeline, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:],
+                                                        stations: store.stationCoordinates)
+            }
             liveFetcher = try environment.prepareLiveRun(pipelines.compactMap { plans[$0.name] }, base: fetcher, store: store)
         }
 
@@ -114,10 +117,10 @@ public struct PipelineRuns: Sendable {
             let report: RunReport
             switch mode {
             case .live:
-                var plan = plans[pipeline.name] ?? environment.plan(pipeline, bookmarks: [:])
+                var plan = plans[pipeline.name] ?? environment.plan(pipeline, bookmarks: [:], stations: store.stationCoordinates)
                 // Another process may have moved the bookmarks between planning and the lock.
                 let bookmarks = (try? store.bookmarks(pipeline: pipeline.name)) ?? [:]
-                if bookmarks != plan.bookmarks { plan = environment.plan(pipeline, bookmarks: bookmarks) }
+                if bookmarks != plan.bookmarks { plan = environment.plan(pipeline, bookmarks: bookmarks, stations: store.stationCoordinates) }
                 report = await runner.runLive(plan, fetcher: liveFetcher)
             case .fixtures, .replay:
                 do {
@@ -211,11 +214,28 @@ public struct PipelineRuns: Sendable {
 /// A live run of a pipeline, planned: placeholders expanded, resumed from its bookmarks, its
 /// first-page requests built. The quota check, `--dry-run` and the runner all use this one value.
 extension AppEnvironment {
+    /// The parameter value that stands for every AirKorea station's coordinates.
+    static let stationsPlaceholder = "{stations}"
+
     func feed(named source: String) -> (any Feed)? { feeds.first { $0.source == source } }
 
-    /// Plans a live run of `pipeline` now, from `bookmarks`.
-    func plan(_ pipeline: PipelineDefinition, bookmarks: [String: String]) -> PlannedRun {
+    /// Plans a live run of `pipeline` now, from `bookmarks`. A parameter value `{stations}`
+    /// stands for every AirKorea station's coordinates (`lat,lon`, four decimals), read through
+    /// `stations` from the station table.
+    func plan(_ pipeline: PipelineDefinition, bookmarks: [String: String],
+              stations: (() throws -> [StationCoordinate])? = nil) -> PlannedRun {
         var resumed = Console.expandingPlaceholders(pipeline, now: clock())
+        if resumed.spec.parameters.contains(where: { $0.values.contains(Self.stationsPlaceholder) }) {
+            let known = (try? stations?()) ?? []
+            guard !known.isEmpty else {
+                return PlannedRun(pipeline: resumed, bookmarks: bookmarks, requests: .failure(FeedError(.invalidRequest, .terminal,
+                    "\(pipeline.file): \(Self.stationsPlaceholder) stands for the coordinates of every AirKorea station, but the database has no station list yet; run the airkorea-stations pipeline first.")))
+            }
+            let points = known.map { String(format: "%.4f,%.4f", $0.latitude, $0.longitude) }
+            resumed.spec.parameters = resumed.spec.parameters.map { p in
+                (p.name, p.values.flatMap { $0 == Self.stationsPlaceholder ? points : [$0] })
+            }
+        }
         guard let feed = feed(named: pipeline.source) else {
             return PlannedRun(pipeline: resumed, bookmarks: bookmarks, requests: .failure(
                 FeedError(.invalidRequest, .terminal, "No feed named '\(pipeline.source)'; known feeds: \(feeds.map(\.source).joined(separator: ", ")).")))
