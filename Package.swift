@@ -37,18 +37,20 @@ let package = Package(
         .target(name: "Saramin", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // OpenWeather air pollution (current, forecast, history) and current weather, by coordinates.
         .target(name: "OpenWeather", dependencies: ["Domain", "Pipeline", "FeedCore"]),
+        // OpenAQ v3 locations, sensors, latest values and hourly averages (key in the X-API-Key header).
+        .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // SQLite through GRDB: migrations, stores, ledger.
         .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
-            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "Storage",
+            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
         .executableTarget(name: "feedline", dependencies: ["App"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
-        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin", "OpenWeather",
+        .target(name: "TestSupport", dependencies: ["Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Logging", package: "swift-log")]),
 

@@ -3,6 +3,7 @@ import CareerNet
 import FeedCore
 import Foundation
 import Logging
+import OpenAQ
 import OpenWeather
 import Pipeline
 import Saramin
@@ -62,7 +63,7 @@ public struct AppEnvironment: Sendable {
 
     /// The feeds, with base URLs overridable for testing against a local server
     /// (`FEEDLINE_AIRKOREA_BASE_URL`, `FEEDLINE_CAREERNET_BASE_URL`, `FEEDLINE_SARAMIN_BASE_URL`,
-    /// `FEEDLINE_OPENWEATHER_BASE_URL`).
+    /// `FEEDLINE_OPENWEATHER_BASE_URL`, `FEEDLINE_OPENAQ_BASE_URL`).
     public static func standardFeeds(variables: [String: String]) -> [any Feed] {
         let airKoreaBase = variables["FEEDLINE_AIRKOREA_BASE_URL"].flatMap(URL.init(string:))
         let careerNetBase = variables["FEEDLINE_CAREERNET_BASE_URL"].flatMap(URL.init(string:))
@@ -72,6 +73,7 @@ public struct AppEnvironment: Sendable {
             careerNetBase.map { CareerNetFeed(baseURL: $0) } ?? CareerNetFeed(),
             saraminBase.map { SaraminFeed(baseURL: $0) } ?? SaraminFeed(),
             variables["FEEDLINE_OPENWEATHER_BASE_URL"].flatMap(URL.init(string:)).map { OpenWeatherFeed(baseURL: $0) } ?? OpenWeatherFeed(),
+            variables["FEEDLINE_OPENAQ_BASE_URL"].flatMap(URL.init(string:)).map { OpenAQFeed(baseURL: $0) } ?? OpenAQFeed(),
         ]
     }
 

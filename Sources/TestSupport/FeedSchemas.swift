@@ -1,5 +1,6 @@
 import AirKorea
 import CareerNet
+import OpenAQ
 import OpenWeather
 import Pipeline
 import Saramin
@@ -7,5 +8,5 @@ import Saramin
 extension FeedSchema {
     /// What feedline's bundled feeds bring to a store, as the composition root registers them.
     public static let feedline = FeedSchema.merged([AirKoreaTables.schema, CareerNetTables.schema, SaraminTables.schema,
-                                                    OpenWeatherTables.schema])
+                                                    OpenWeatherTables.schema, OpenAQTables.schema])
 }

@@ -16,8 +16,8 @@ struct TestEnvironment {
     /// Retries wait 1 ms instead of seconds, so fault tests stay fast.
     var variables: [String: String] = ["FEEDLINE_RETRY_BASE_MS": "1", "FEEDLINE_RETRY_CAP_MS": "5"]
     var airKoreaBase = URL(string: "http://127.0.0.1:9/")!  // nothing listens on the discard port
-    /// Where CareerNet, Saramin and OpenWeather requests go (one server can play all three: their
-    /// paths differ).
+    /// Where CareerNet, Saramin, OpenWeather and OpenAQ requests go (one server can play all four:
+    /// their paths differ).
     var careerBase = URL(string: "http://127.0.0.1:9/")!
 
     init() throws { dir = try TemporaryDirectory("e2e") }
@@ -35,6 +35,7 @@ struct TestEnvironment {
                 "FEEDLINE_CAREERNET_BASE_URL": careerBase.absoluteString,
                 "FEEDLINE_SARAMIN_BASE_URL": careerBase.absoluteString,
                 "FEEDLINE_OPENWEATHER_BASE_URL": careerBase.absoluteString,
+                "FEEDLINE_OPENAQ_BASE_URL": careerBase.absoluteString,
             ]),
             workingDirectory: dir.url,
             output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
