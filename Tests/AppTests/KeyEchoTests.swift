@@ -31,7 +31,9 @@ import TestSupport
     struct Case: CustomStringConvertible, Sendable {
         var name: String
         var variable: String
+        /// Where the key goes: a query parameter, or (`keyHeader`) an HTTP header.
         var keyParameter: String
+        var keyHeader: String? = nil
         var pipeline: String
         var good: @Sendable (String) -> Data
         var error: @Sendable (String) -> Data
@@ -80,12 +82,18 @@ import TestSupport
              error: { echo in
                  jsonWithMember(fixture("openweather/error-401.json").replacingOccurrences(of: "Invalid API key.", with: "Invalid API key \(echo)."), echo)
              }),
+        Case(name: "openaq", variable: "OPENAQ_API_KEY", keyParameter: "", keyHeader: "X-API-Key",
+             pipeline: "source: openaq\noperation: locations\nparameters:\n  iso: KR\nformat: json\n",
+             good: { jsonWithMember(fixture("openaq/locations-kr.json"), $0) },
+             error: { echo in
+                 jsonWithMember(fixture("openaq/error-401-invalid-key.json").replacingOccurrences(of: "Invalid credentials", with: "Invalid credentials \(echo)"), echo)
+             }),
     ]
 
     /// Runs `feedCase` live against a server answering `body`, with the key configured as
-    /// `configured`; returns the exit status, what the server received as the key, and every
-    /// byte the run left behind (output, logs, archive, database).
-    func run(_ feedCase: Case, configured: String, body: Data) async throws -> (App.ExitStatus, [[String: String]], Data) {
+    /// `configured`; returns the exit status, the requests the server received, and every byte
+    /// the run left behind (output, logs, archive, database).
+    func run(_ feedCase: Case, configured: String, body: Data) async throws -> (App.ExitStatus, [LoopbackServer.Request], Data) {
         let contentType = body.first == UInt8(ascii: "{") ? "application/json" : "text/xml"
         let server = try LoopbackServer { _ in .respond(status: 200, contentType: contentType, body: body) }
         defer { server.stop() }
@@ -98,18 +106,26 @@ import TestSupport
         let status = await env.feedline.run(names: [feedCase.name], source: .live, paths: env.paths(pipelines: pipelines), json: true)
         var left = Data((env.out.text + env.err.text + env.logs.text).utf8)
         left.append(allBytes(under: env.dir.url))
-        return (status, server.requests.map(\.query), left)
+        return (status, server.requests, left)
     }
 
     @Test("an echoed key is scrubbed in every form, from good pages and error envelopes", arguments: cases)
     func echoedKeyNeverComesBack(_ feedCase: Case) async throws {
         let echo = Self.echoes.joined(separator: " | ")
         for configured in ["  \(Self.decoded)\n", Self.encoded, " \(Self.encoded) "] {
-            let (good, queries, goodBytes) = try await run(feedCase, configured: configured, body: feedCase.good(echo))
+            let (good, requests, goodBytes) = try await run(feedCase, configured: configured, body: feedCase.good(echo))
             #expect(good == .success, "\(feedCase) \(configured): \(String(decoding: goodBytes.prefix(600), as: UTF8.self))")
-            // Trimmed, encoded exactly once: the server decodes the query back to the key itself.
-            let sentKeys = queries.map { $0[feedCase.keyParameter] }
-            #expect(!sentKeys.isEmpty && sentKeys.allSatisfy { $0 == Self.decoded }, "\(feedCase): sent \(sentKeys)")
+            if let header = feedCase.keyHeader {
+                // A header carries the key as configured, trimmed, and the URL carries none of it.
+                let sentKeys = requests.map { $0.headers[header.lowercased()] }
+                let trimmed = configured.trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(!sentKeys.isEmpty && sentKeys.allSatisfy { $0 == trimmed }, "\(feedCase): sent \(sentKeys)")
+                #expect(requests.allSatisfy { !$0.target.contains("SENTINEL") }, "\(feedCase): the key is in a URL")
+            } else {
+                // Trimmed, encoded exactly once: the server decodes the query back to the key itself.
+                let sentKeys = requests.map { $0.query[feedCase.keyParameter] }
+                #expect(!sentKeys.isEmpty && sentKeys.allSatisfy { $0 == Self.decoded }, "\(feedCase): sent \(sentKeys)")
+            }
             #expect(goodBytes.range(of: Data("SENTINEL".utf8)) == nil, "\(feedCase) \(configured): the key came back out: \(Self.around("SENTINEL", goodBytes))")
             #expect(goodBytes.range(of: Data("REDACTED".utf8)) != nil, "\(feedCase): the echo was not replaced")
 
@@ -127,7 +143,8 @@ import TestSupport
     @Test func aKeyWithARawPercentIsEncodedSoItCannotInjectParameters() async throws {
         let key = "abc%zz&numOfRows=1&x=%41"
         let airkorea = Self.cases[0]
-        let (_, queries, _) = try await run(airkorea, configured: key, body: airkorea.good(""))
+        let (_, requests, _) = try await run(airkorea, configured: key, body: airkorea.good(""))
+        let queries = requests.map(\.query)
         #expect(queries.map { $0["serviceKey"] } == [key], "the key must arrive whole, as configured")
         #expect(queries.first?["numOfRows"] == "10" && queries.first?["x"] == nil, "\(queries)")
     }
