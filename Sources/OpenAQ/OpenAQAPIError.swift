@@ -53,7 +53,7 @@ enum OpenAQAPIError {
     static let validation = Code(status: 422, name: "VALIDATION_ERROR",
                                  meaning: "OpenAQ refused a parameter; fix the pipeline's parameters", retryability: .terminal)
     static let rateLimited = Code(status: 429, name: "RATE_LIMITED",
-                                  meaning: "more than 60 calls a minute or 2,000 an hour on this key; retry after a minute",
+                                  meaning: "more than 60 calls a minute or 2,000 an hour on this key; waited out once, then retried",
                                   retryability: .transient)
     static let serverError = Code(status: 500, name: "SERVER_ERROR", meaning: "OpenAQ failed; retry later", retryability: .transient)
     static let unknown = Code(status: 0, name: "API_ERROR",
@@ -97,7 +97,9 @@ enum OpenAQAPIError {
         let code = status.flatMap { (200..<300).contains($0) ? nil : Self.code(status: $0) } ?? Self.code(saying: text, validationItems: validationItems)
         let said = text.isEmpty ? "" : " (“\(text)”)"
         let statusText = code.status == 0 ? "an error" : "error \(code.status)"
+        // 429 is the minute's or the hour's window: waited for once, never looped.
         return FeedError(.api(code: code.status == 0 ? "" : String(code.status), name: code.name), code.retryability,
-                         "OpenAQ answered with \(statusText)\(said): \(code.meaning).", context: context)
+                         "OpenAQ answered with \(statusText)\(said): \(code.meaning).", context: context,
+                         isRateLimited: code.status == 429)
     }
 }

@@ -26,13 +26,12 @@ import Pipeline
 /// The key, `OPENAQ_API_KEY`, goes in the `X-API-Key` header, added by the live transport; it
 /// is never part of a request, so archived requests, logs and errors cannot show it.
 ///
-/// Limits (free key): 60 calls a minute and 2,000 an hour, per key. `dailyCallLimit` is the
-/// hourly limit over a day (48,000), counted per API scope of feedline's quota
-/// (`QuotaScope.api`: `v3` for `locations`, the operation name for the others), so set
-/// `FEEDLINE_QUOTA_OPENAQ` lower when several pipelines share one key. feedline does not pace
-/// calls within the minute or the hour (`perMinuteCallLimit`, `perHourCallLimit`): a burst over
-/// them is answered 429, which is transient and retried; keep schedules well inside them (the
-/// bundled pipelines make a handful of calls an hour).
+/// Limits (free key): 60 calls a minute and 2,000 an hour, per key (`rateLimits`): live runs
+/// pace calls to both (`RatePacer`), and a 429 all the same is waited out once, then the run
+/// stops with exit 75. `dailyCallLimit` is the hourly limit over a day (48,000), counted per API
+/// scope of feedline's quota (`QuotaScope.api`: `v3` for `locations`, the operation name for the
+/// others), so set `FEEDLINE_QUOTA_OPENAQ` lower when several pipelines share one key. The
+/// bundled pipelines make five calls an hour.
 public struct OpenAQFeed: Feed {
     /// Where this feed's records go: its tables, migration and writers (`OpenAQTables`).
     public var schema: FeedSchema { OpenAQTables.schema }
@@ -44,12 +43,16 @@ public struct OpenAQFeed: Feed {
     /// The API root the `v3/…` paths hang from (`https://api.openaq.org/` live).
     public let baseURL: URL
 
-    /// Calls a key may make per minute (free key; not enforced by feedline).
+    /// Calls a key may make per minute (free key).
     public static let perMinuteCallLimit = 60
-    /// Calls a key may make per hour (free key; not enforced by feedline within the hour).
+    /// Calls a key may make per hour (free key).
     public static let perHourCallLimit = 2_000
     /// The hourly limit over a day: 2,000 × 24 = 48,000.
     public let dailyCallLimit: Int? = OpenAQFeed.perHourCallLimit * 24
+    /// 60 a minute and 2,000 an hour, both paced.
+    public var rateLimits: [RateLimit] {
+        [RateLimit(Self.perMinuteCallLimit, per: .minute), RateLimit(Self.perHourCallLimit, per: .hour)]
+    }
     /// The largest `limit` OpenAQ serves.
     public static let maximumPageSize = 1_000
     /// Default and bounds of `window_hours` and `overlap_hours` (hours).

@@ -173,6 +173,18 @@ import TestSupport
         }
     }
 
+    @Test func theDryRunShowsTheBundledSchedulesWellInsideOpenAQsLimits() async throws {
+        var env = try Environment()
+        defer { env.dir.remove() }
+        env.variables["OPENAQ_API_KEY"] = Self.key
+        let status = await env.feedline.run(names: Self.pipelines, source: .live, paths: env.paths(), dryRun: true)
+        #expect(status == .success, "\(env.out.text)\n\(env.err.text)")
+        #expect(env.out.text.contains("rate openaq: 6 calls a run; ≤ 6 a minute (paced; limit 60/minute); ≤ 6 a hour (paced; limit 2,000/hour); 121 a day (limit 48,000/day)"),
+                "\(env.out.text)")
+        #expect(env.out.text.contains("datetime_from=2024-03-04T15%3A00%3A00Z&datetime_to=2024-03-11T15%3A00%3A00Z"), "{yesterday} in KST, sent in UTC")
+        #expect(!(env.out.text + env.err.text + env.logs.text).contains("OAQSENTINEL"))
+    }
+
     // MARK: - Published samples
 
     static let locationsSample = FixturePaths.sharedFeeds.appendingPathComponent("openaq-v3-locations.json")
@@ -377,17 +389,18 @@ import TestSupport
         #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
     }
 
-    @Test func anErrorBodyBehindHTTP200IsTypedAndARateLimitIsRetried() async throws {
-        // A rate-limit body with status 200 reaches the decoder: transient, retried once, nothing loaded.
+    @Test func anErrorBodyBehindHTTP200IsTypedAndARateLimitIsWaitedOutOnce() async throws {
+        // A rate-limit body with status 200 reaches the decoder: a rate limit, waited out once, then the run stops.
         let limited = try Self.pagingServer(body: #"{"detail": "Too many requests"}"#)
         defer { limited.stop() }
         var env = try Environment()
         defer { env.dir.remove() }
-        let status = try await Self.runLive(&env, "oaq-live", Self.locationsPipeline, against: limited.baseURL, variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"])
+        let status = try await Self.runLive(&env, "oaq-live", Self.locationsPipeline, against: limited.baseURL,
+                                            variables: ["FEEDLINE_RATE_LIMIT_WAIT_MS": "10"])
         #expect(status == .temporaryFailure)
-        #expect(limited.requests.count == 2, "retried once, then stopped")
+        #expect(limited.requests.count == 2, "waited out once, then stopped")
         let error = try #require(try env.value("SELECT error FROM run"))
-        #expect(error.contains("OpenAQ answered with error 429") && error.contains("Gave up after 2 attempts"), "\(error)")
+        #expect(error.contains("OpenAQ answered with error 429") && error.contains("rate limit answered again after waiting"), "\(error)")
         #expect(try env.value("SELECT count(*) FROM openaq_location") == "0")
 
         // HTTP 429 itself: the same, classified by the fetch stage.
@@ -395,7 +408,8 @@ import TestSupport
         defer { http.stop() }
         var other = try Environment()
         defer { other.dir.remove() }
-        let again = try await Self.runLive(&other, "oaq-live", Self.locationsPipeline, against: http.baseURL, variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"])
+        let again = try await Self.runLive(&other, "oaq-live", Self.locationsPipeline, against: http.baseURL,
+                                           variables: ["FEEDLINE_RATE_LIMIT_WAIT_MS": "10"])
         #expect(again == .temporaryFailure && http.requests.count == 2)
         #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil && leftBehind(other).range(of: Data("OAQSENTINEL".utf8)) == nil)
     }

@@ -44,6 +44,7 @@ struct MappingTests {
             let result = try decode(body, request: req)
             #expect(result.feedError?.kind == .api(code: code, name: name), "\(body)")
             #expect(result.feedError?.retryability == retry, "\(body)")
+            #expect(result.feedError?.isRateLimited == (code == "429"), "\(body)")
             #expect(result.sink.entries.isEmpty)
         }
     }

@@ -140,10 +140,12 @@ struct RequestTests {
         #expect(message("hours", [("sensors_id", ["1"]), ("datetime_from", ["2024-03-06T00:00:00Z"]), ("iso", ["KR"])])?.contains("not accepted by sensor-hours") == true)
     }
 
-    @Test("limits: 2,000 calls an hour as a daily limit of 48,000; 60 a minute documented; the quota scope per API path")
+    @Test("limits: 60 a minute and 2,000 an hour, paced; 48,000 a day for the quota; the quota scope per API path")
     func quota() throws {
         #expect(feed.dailyCallLimit == 48_000)
         #expect(OpenAQFeed.perMinuteCallLimit == 60 && OpenAQFeed.perHourCallLimit == 2_000)
+        #expect(feed.rateLimits == [RateLimit(60, per: .minute), RateLimit(2_000, per: .hour)])
+        #expect(feed.rateLimits.allSatisfy { $0.isPaced })
         #expect(QuotaLimits(feeds: [feed]).limit(for: "openaq") == 48_000)
         let locations = try #require(try feed.requests(for: spec("locations", [("iso", ["KR"])])).first)
         let hours = try #require(try feed.requests(for: spec("hours", [("sensors_id", ["1"]), ("datetime_from", ["2024-03-06T00:00:00Z"])])).first)
