@@ -78,7 +78,14 @@ public struct AppEnvironment: Sendable {
     }
 
     /// What the feeds bring to the store: their migrations and record writers.
-    public var storeSchema: FeedSchema { FeedSchema.merged(feeds.map(\.schema)) }
+    /// What the bundled feeds bring to a store, with the views across them.
+    public static var standardSchema: FeedSchema {
+        let feeds = standardFeeds(variables: [:])
+        return FeedSchema.merged(feeds.map(\.schema) + [CrossSourceViews.schema(for: feeds)])
+    }
+
+    /// Views across feeds (`air_quality_hourly`) come after every feed's own migrations.
+    public var storeSchema: FeedSchema { FeedSchema.merged(feeds.map(\.schema) + [CrossSourceViews.schema(for: feeds)]) }
 
     /// Resolves a path given on the command line or in the environment.
     public func resolve(_ path: String) -> URL {

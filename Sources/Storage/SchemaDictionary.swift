@@ -7,7 +7,7 @@
 /// document them.
 public enum SchemaDictionary {
     /// Every table and view, in the order `describe` lists them (user data first, internal last).
-    public static let relations: [RelationEntry] = airQuality + airKoreaStatistics + reference + careers + openWeather + openAQ + ledger + bookkeeping
+    public static let relations: [RelationEntry] = airQuality + airKoreaStatistics + reference + careers + openWeather + openAQ + crossSource + ledger + bookkeeping
 
     /// The entry for a table or view, or nil.
     public static func entry(_ name: String) -> RelationEntry? {

@@ -1,12 +1,8 @@
-import AirKorea
-import CareerNet
-import OpenAQ
-import OpenWeather
+import App
 import Pipeline
-import Saramin
 
 extension FeedSchema {
-    /// What feedline's bundled feeds bring to a store, as the composition root registers them.
-    public static let feedline = FeedSchema.merged([AirKoreaTables.schema, CareerNetTables.schema, SaraminTables.schema,
-                                                    OpenWeatherTables.schema, OpenAQTables.schema])
+    /// What feedline's bundled feeds bring to a store, exactly as the composition root registers
+    /// them (the feeds' migrations, then the views across feeds).
+    public static let feedline = AppEnvironment.standardSchema
 }
