@@ -126,10 +126,10 @@ public struct Console: Sendable {
 
     /// `feedline replay`: replays files or directories with no network, then prints the run.
     public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
-                       force: Bool, json: Bool = false) async -> ExitStatus {
+                       force: Bool, json: Bool = false, checksFrom: String? = nil) async -> ExitStatus {
         do throws(CommandRefusal) {
             let outcome = try await PipelineRuns(environment: environment)
-                .replay(inputs: inputs, sourceHint: sourceHint, parameters: parameters, paths: paths, force: force)
+                .replay(inputs: inputs, sourceHint: sourceHint, parameters: parameters, paths: paths, force: force, checksFrom: checksFrom)
             outcome.notes.forEach(err)
             let report = outcome.report
             for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
@@ -204,7 +204,9 @@ public struct Console: Sendable {
         if c.payloadsAlreadyLoaded > 0 { line += " (+\(n(c.payloadsAlreadyLoaded)) already loaded)" }
         line += "  rows \(n(c.rows)): \(n(c.inserted)) new, \(n(c.updated)) updated, \(n(c.unchanged)) unchanged  diagnostics \(n(c.diagnostics))"
         if !r.fileErrors.isEmpty { line += "  unreadable files \(n(r.fileErrors.count))" }
+        if !r.checks.isEmpty { line += "  checks \(r.checks.tally)" }
         if let error = r.error { line += "\n  error: \(error)" }
+        for warning in r.checks where warning.isWarning { line += "\n  warning: check '\(warning.name)': \(warning.message)" }
         return line
     }
 
@@ -269,6 +271,7 @@ public struct Console: Sendable {
         var error: String?
         var retryable: Bool?
         var file_errors: [FileError]
+        var checks: [JSONValue]
 
         init(_ r: RunReport) {
             let c = r.counts
@@ -280,6 +283,7 @@ public struct Console: Sendable {
             error = r.error?.description
             retryable = r.error.map { $0.retryability == .transient }
             file_errors = r.fileErrors.map { FileError(file: $0.file, error: $0.error) }
+            checks = r.checks.map(CheckText.json)
         }
 
         // Absent values are written as null, not left out.
@@ -292,11 +296,12 @@ public struct Console: Sendable {
             try c.encode(rows_unchanged, forKey: .rows_unchanged); try c.encode(diagnostics, forKey: .diagnostics)
             try c.encode(error, forKey: .error); try c.encode(retryable, forKey: .retryable)
             try c.encode(file_errors, forKey: .file_errors)
+            try c.encode(checks, forKey: .checks)
         }
 
         enum CodingKeys: String, CodingKey {
             case pipeline, mode, status, run, payloads, payloads_already_loaded, rows_inserted, rows_updated, rows_unchanged,
-                 diagnostics, error, retryable, file_errors
+                 diagnostics, error, retryable, file_errors, checks
         }
     }
 
@@ -330,6 +335,12 @@ public struct Console: Sendable {
         case .fileFailed(let file, let error):
             // The command prints one error line per such file itself; the log only repeats it at debug level.
             logger.debug("file could not be loaded", metadata: ["load.file": "\(file)", "load.error": "\(error)"])
+        case .checked(let results):
+            for result in results where result.isFailing {
+                logger.debug("check failed", metadata: ["check.name": "\(result.name)", "check.severity": "\(result.severity.rawValue)",
+                                                        "check.message": "\(result.message)"])
+            }
+            logger.debug("checks evaluated", metadata: ["check.tally": "\(results.tally)"])
         }
     }
 }
