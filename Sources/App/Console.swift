@@ -64,7 +64,8 @@ public struct Console: Sendable {
     }
 
     /// `feedline pipelines --json`: `{"pipelines": […], "problems": [{"file", "field", "message",
-    /// "pipeline"}], "valid": N, "invalid": M}`.
+    /// "pipeline"}], "valid": N, "invalid": M}`; each pipeline lists its `checks` (name, kind,
+    /// table, severity, on_failure) and `snapshots` (table, file, format, key, columns).
     static func pipelinesJSON(_ pipelines: [PipelineDefinition], problems: [PipelineCatalog.Problem], invalidFiles: [String],
                               missingFixtures: [String: [String]]) -> String {
         let listed: [[String: Any]] = pipelines.map { p in
@@ -75,6 +76,10 @@ public struct Console: Sendable {
                 "catch_up": p.catchUp.rawValue, "target": p.target ?? NSNull(),
                 "parameters": Dictionary(p.spec.parameters.map { ($0.name, $0.values) }, uniquingKeysWith: { a, _ in a }),
                 "fixtures": p.fixtures, "missing_fixtures": missingFixtures[p.name] ?? [],
+                "checks": p.checks.map { ["name": $0.name, "kind": $0.kind.name, "table": $0.table ?? NSNull(),
+                                          "severity": $0.severity.rawValue, "on_failure": $0.onFailure.rawValue] as [String: Any] },
+                "snapshots": p.snapshots.map { ["table": $0.table, "file": $0.file, "format": $0.format.rawValue, "key": $0.key,
+                                                "columns": $0.columns] as [String: Any] },
             ]
         }
         let found: [[String: Any]] = problems.map {

@@ -59,7 +59,8 @@ struct CheckEvaluator {
             let query = CheckSQL.freshness(check, column: column, asOf: context.asOf)
             let row = try Row.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments))
             let newest: String? = row?["newest"]
-            let age: Double? = row?["age_seconds"]
+            // Julian days carry binary rounding: an hour can come out as 3600.0000002 s.
+            let age: Double? = (row?["age_seconds"] as Double?).map { ($0 * 1000).rounded() / 1000 }
             guard let newest else {
                 return CheckResult(check, status: .failed, failingRows: nil,
                                    message: check.message ?? "\(table) has no \(column) to judge (no rows\(check.filter == nil ? "" : " match the where condition"))")
