@@ -33,6 +33,8 @@ import TestSupport
         let pipelines = try FileManager.default.contentsOfDirectory(atPath: FixturePaths.repositoryRoot.appendingPathComponent("Pipelines").path)
             .filter { $0.hasSuffix(".yaml") }
         // Every bundled pipeline declares checks and snapshots, and each was checked.
+        #expect(!env.err.text.contains("no checks or snapshots declared"),
+                "every bundled pipeline declares example checks and snapshots (README: Testing your pipelines): \(env.err.text)")
         #expect(env.out.text.contains("check: \(pipelines.count) pipelines"), "\(env.out.text)")
         #expect(env.out.text.contains("— passed"))
         #expect(!env.out.text.contains("FAIL"))
@@ -119,6 +121,16 @@ import TestSupport
         #expect(env.out.text.contains("distance_km: 1.5 → 1.1"), "\(env.out.text)")
         #expect(try String(contentsOf: file, encoding: .utf8) == written)
         #expect(!FileManager.default.fileExists(atPath: env.database.path))
+    }
+
+    @Test func aSnapshotFileNoPipelineDeclaresIsNamedNotIgnored() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let fixtures = try copiedFixtures(env)
+        try Data("a\n1\n".utf8).write(to: fixtures.appendingPathComponent("saramin/snapshots/saramin-postings.job_posting_keyword.csv"))
+        #expect(await env.feedline.check(names: [], paths: paths(env, fixtures: fixtures)) == .success, "\(env.out.text)")
+        #expect(env.err.text.contains("warning: fixtures/saramin/snapshots/saramin-postings.job_posting_keyword.csv is no pipeline's snapshot"), "\(env.err.text)")
+        #expect(env.err.text.components(separatedBy: "warning:").count == 2, "only the stray file: \(env.err.text)")
     }
 
     @Test func badCheckDefinitionsAreProblemsNamingTheFileAndTheCheck() async throws {

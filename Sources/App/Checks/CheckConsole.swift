@@ -76,6 +76,9 @@ extension Console {
         if !outcome.unchecked.isEmpty {
             err("note: no checks or snapshots declared (not checked): \(outcome.unchecked.joined(separator: ", ")).")
         }
+        for file in outcome.undeclaredSnapshots {
+            err("warning: \(file) is no pipeline's snapshot, so it is not compared; remove it, or declare it under snapshots: (file: …).")
+        }
         var status = outcome.exitStatus
         if let junit {
             let url = environment.resolve(junit)
@@ -142,7 +145,7 @@ extension Console {
     /// `check --json`: `{"passed", "pipelines": [{"pipeline", "file", "run", "error", "checks": […],
     /// "snapshots": [{"table", "file", "status", "rows", "added", "removed", "changed_cells",
     /// "notes", "message", "differences": [{"kind", "key", "column", "expected", "actual"}]}]}],
-    /// "invalid_files": […], "unchecked": […]}`.
+    /// "invalid_files": […], "unchecked": […], "undeclared_snapshots": […]}`.
     static func checkJSON(_ outcome: PipelineChecks.CheckOutcome) -> String {
         func cell(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         let pipelines: [JSONValue] = outcome.results.map { result in
@@ -168,6 +171,7 @@ extension Console {
             "passed": .bool(outcome.passed), "pipelines": .array(pipelines),
             "invalid_files": .array(outcome.skipped.map { .object(["file": .string($0.file), "field": cell($0.field), "message": .string($0.message)]) }),
             "unchecked": .array(outcome.unchecked.map(JSONValue.string)),
+            "undeclared_snapshots": .array(outcome.undeclaredSnapshots.map(JSONValue.string)),
         ])
         return JSONText.encode(document)
     }

@@ -88,6 +88,9 @@ public struct PipelineChecks: Sendable {
         public var skipped: [PipelineCatalog.Problem]
         /// Pipelines left out: they declare neither checks nor snapshots.
         public var unchecked: [String]
+        /// Files in a `<feed>/snapshots/` directory that no pipeline declares (looked for when
+        /// every pipeline is checked): left over from a snapshot since removed, never compared.
+        public var undeclaredSnapshots: [String] = []
 
         public var passed: Bool { results.allSatisfy(\.passed) }
         /// 0 everything passed; 1 a check of severity error failed, a snapshot differs or is
@@ -146,7 +149,23 @@ public struct PipelineChecks: Sendable {
             }
             outcome.results.append(result)
         }
+        if names.isEmpty { outcome.undeclaredSnapshots = undeclaredSnapshots(selection.pipelines, paths: paths) }
         return outcome
+    }
+
+    /// The files under the feeds' `snapshots/` directories that none of `pipelines` declares.
+    private func undeclaredSnapshots(_ pipelines: [PipelineDefinition], paths: Paths) -> [String] {
+        let declared = Set(pipelines.flatMap { $0.snapshots.map { paths.fixtures.appendingPathComponent($0.file).standardizedFileURL.path } })
+        var found: [String] = []
+        for source in Set(pipelines.map(\.source)).sorted() {
+            let directory = paths.fixtures.appendingPathComponent(source).appendingPathComponent("snapshots")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let file = directory.appendingPathComponent(name).standardizedFileURL
+                if !declared.contains(file.path) { found.append(environment.displayPath(file)) }
+            }
+        }
+        return found
     }
 
     /// `spec`'s file compared with the rows in `database`.
