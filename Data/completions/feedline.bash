@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|intake|schedule|crontab|status|query|report|backfill|describe|help)
+    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|query|report|backfill|describe|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines intake schedule crontab status query report backfill describe help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status query report backfill describe help' -- "${cur}"))
         ;;
     esac
 }
@@ -247,7 +247,7 @@ _feedline_replay() {
     repeating_flags=()
     non_repeating_flags=(--force --json --quiet --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--source --db --log-level --home)
+    non_repeating_options=(--source --checks --pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -256,6 +256,13 @@ _feedline_replay() {
         return
         ;;
     '--param')
+        return
+        ;;
+    '--checks')
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion replay -- --checks "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--pipelines-dir')
         return
         ;;
     '--db')
@@ -292,6 +299,79 @@ _feedline_pipelines() {
         return
         ;;
     '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_check() {
+    repeating_flags=()
+    non_repeating_flags=(--json --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--junit --fixtures --pipelines-dir --db --log-level --home)
+    __feedline_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--junit')
+        return
+        ;;
+    '--fixtures')
+        return
+        ;;
+    '--pipelines-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion check -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_feedline_snapshot() {
+    repeating_flags=()
+    non_repeating_flags=(--json --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--fixtures --pipelines-dir --db --log-level --home)
+    __feedline_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--fixtures')
+        return
+        ;;
+    '--pipelines-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion snapshot -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -16,12 +16,14 @@ public struct FeedlineCommand: AsyncParsableCommand {
           feedline run                       run every pipeline on the fixtures
           feedline run airkorea-seoul --live       (AIRKOREA_SERVICE_KEY set)
           feedline replay Data/archive       re-load archived payloads
+          feedline check                     test pipelines on their fixtures
           feedline query "select * from measurement_latest"
           feedline status                    last runs, stale data, quota
           feedline describe measurement      what a table's columns hold
         """,
         version: "0.1.0",
-        subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, IntakeCommand.self,
+        subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self,
+                      IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
                       QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, GenerateDocsCommand.self]
     )
@@ -168,11 +170,12 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Re-load saved payloads (an archive or any directory of .xml/.json files) with no network.",
         discussion: """
-        Archived payloads carry their request beside them; for plain files feedline recognises the feed and operation from the payload's shape, or takes --source. A file that cannot be recognised or parsed is reported on one line and the other files still load. Payloads whose exact bytes were loaded before are skipped (use --force to load them again).
+        Archived payloads carry their request beside them; for plain files feedline recognises the feed and operation from the payload's shape, or takes --source. A file that cannot be recognised or parsed is reported on one line and the other files still load. Payloads whose exact bytes were loaded before are skipped (use --force to load them again). --checks runs a pipeline's declared checks on the replay's load, as a run of that pipeline does (an error check fails the replay).
 
         Examples:
           feedline replay Data/archive
           feedline replay saved/ --source airkorea --param stationName=종로구
+          feedline replay Data/archive/airkorea --checks airkorea-seoul
         """)
 
     @Argument(help: "Files or directories to replay.")
@@ -186,6 +189,12 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @Flag(help: "Load payloads even if the same bytes were loaded before.")
     var force = false
+
+    @Option(help: ArgumentHelp("Run this pipeline's declared checks on the load.", valueName: "pipeline"), completion: .pipelineNames)
+    var checks: String?
+
+    @Option(help: ArgumentHelp("Directory of pipeline files, for --checks (default Pipelines).", valueName: "dir"))
+    var pipelinesDir: String?
 
     @Flag(help: "Print a machine-readable JSON summary.")
     var json = false
@@ -202,8 +211,9 @@ struct ReplayCommand: AsyncParsableCommand {
             let parts = p.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }, uniquingKeysWith: { _, b in b })
-        let paths = Paths(environment: env, database: global.db)
-        try finish(await Console(environment: env).replay(inputs: inputs, sourceHint: source, parameters: parameters, paths: paths, force: force, json: json))
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
+        try finish(await Console(environment: env).replay(inputs: inputs, sourceHint: source, parameters: parameters, paths: paths, force: force,
+                                                          json: json, checksFrom: checks))
     }
 }
 

@@ -64,7 +64,8 @@ public struct Console: Sendable {
     }
 
     /// `feedline pipelines --json`: `{"pipelines": […], "problems": [{"file", "field", "message",
-    /// "pipeline"}], "valid": N, "invalid": M}`.
+    /// "pipeline"}], "valid": N, "invalid": M}`; each pipeline lists its `checks` (name, kind,
+    /// table, severity, on_failure) and `snapshots` (table, file, format, key, columns).
     static func pipelinesJSON(_ pipelines: [PipelineDefinition], problems: [PipelineCatalog.Problem], invalidFiles: [String],
                               missingFixtures: [String: [String]]) -> String {
         let listed: [[String: Any]] = pipelines.map { p in
@@ -75,6 +76,10 @@ public struct Console: Sendable {
                 "catch_up": p.catchUp.rawValue, "target": p.target ?? NSNull(),
                 "parameters": Dictionary(p.spec.parameters.map { ($0.name, $0.values) }, uniquingKeysWith: { a, _ in a }),
                 "fixtures": p.fixtures, "missing_fixtures": missingFixtures[p.name] ?? [],
+                "checks": p.checks.map { ["name": $0.name, "kind": $0.kind.name, "table": $0.table ?? NSNull(),
+                                          "severity": $0.severity.rawValue, "on_failure": $0.onFailure.rawValue] as [String: Any] },
+                "snapshots": p.snapshots.map { ["table": $0.table, "file": $0.file, "format": $0.format.rawValue, "key": $0.key,
+                                                "columns": $0.columns] as [String: Any] },
             ]
         }
         let found: [[String: Any]] = problems.map {
@@ -126,10 +131,10 @@ public struct Console: Sendable {
 
     /// `feedline replay`: replays files or directories with no network, then prints the run.
     public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
-                       force: Bool, json: Bool = false) async -> ExitStatus {
+                       force: Bool, json: Bool = false, checksFrom: String? = nil) async -> ExitStatus {
         do throws(CommandRefusal) {
             let outcome = try await PipelineRuns(environment: environment)
-                .replay(inputs: inputs, sourceHint: sourceHint, parameters: parameters, paths: paths, force: force)
+                .replay(inputs: inputs, sourceHint: sourceHint, parameters: parameters, paths: paths, force: force, checksFrom: checksFrom)
             outcome.notes.forEach(err)
             let report = outcome.report
             for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
@@ -204,7 +209,9 @@ public struct Console: Sendable {
         if c.payloadsAlreadyLoaded > 0 { line += " (+\(n(c.payloadsAlreadyLoaded)) already loaded)" }
         line += "  rows \(n(c.rows)): \(n(c.inserted)) new, \(n(c.updated)) updated, \(n(c.unchanged)) unchanged  diagnostics \(n(c.diagnostics))"
         if !r.fileErrors.isEmpty { line += "  unreadable files \(n(r.fileErrors.count))" }
+        if !r.checks.isEmpty { line += "  checks \(r.checks.tally)" }
         if let error = r.error { line += "\n  error: \(error)" }
+        for warning in r.checks where warning.isWarning { line += "\n  warning: check '\(warning.name)': \(warning.message)" }
         return line
     }
 
@@ -269,6 +276,7 @@ public struct Console: Sendable {
         var error: String?
         var retryable: Bool?
         var file_errors: [FileError]
+        var checks: [JSONValue]
 
         init(_ r: RunReport) {
             let c = r.counts
@@ -280,6 +288,7 @@ public struct Console: Sendable {
             error = r.error?.description
             retryable = r.error.map { $0.retryability == .transient }
             file_errors = r.fileErrors.map { FileError(file: $0.file, error: $0.error) }
+            checks = r.checks.map(CheckText.json)
         }
 
         // Absent values are written as null, not left out.
@@ -292,11 +301,12 @@ public struct Console: Sendable {
             try c.encode(rows_unchanged, forKey: .rows_unchanged); try c.encode(diagnostics, forKey: .diagnostics)
             try c.encode(error, forKey: .error); try c.encode(retryable, forKey: .retryable)
             try c.encode(file_errors, forKey: .file_errors)
+            try c.encode(checks, forKey: .checks)
         }
 
         enum CodingKeys: String, CodingKey {
             case pipeline, mode, status, run, payloads, payloads_already_loaded, rows_inserted, rows_updated, rows_unchanged,
-                 diagnostics, error, retryable, file_errors
+                 diagnostics, error, retryable, file_errors, checks
         }
     }
 
@@ -330,6 +340,12 @@ public struct Console: Sendable {
         case .fileFailed(let file, let error):
             // The command prints one error line per such file itself; the log only repeats it at debug level.
             logger.debug("file could not be loaded", metadata: ["load.file": "\(file)", "load.error": "\(error)"])
+        case .checked(let results):
+            for result in results where result.isFailing {
+                logger.debug("check failed", metadata: ["check.name": "\(result.name)", "check.severity": "\(result.severity.rawValue)",
+                                                        "check.message": "\(result.message)"])
+            }
+            logger.debug("checks evaluated", metadata: ["check.tally": "\(results.tally)"])
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Storage
 import Yams
 
 /// Reads and validates the declarative pipeline files in `Pipelines/`.
@@ -13,11 +14,15 @@ public struct PipelineCatalog: Sendable {
     /// Paths in messages are shown relative to this directory when they lie inside it.
     public let workingDirectory: URL
 
+    /// What the feeds bring to a store, for checking `checks:` and `snapshots:` against the schema.
+    let schema: FeedSchema
+
     public init(directory: URL, feeds: [any Feed],
                 workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         self.directory = directory
         self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         self.workingDirectory = workingDirectory
+        self.schema = FeedSchema.merged(feeds.map(\.schema))
     }
 
     /// How a file is named in messages: its real path, relative to the working directory when
@@ -177,10 +182,25 @@ public struct PipelineCatalog: Sendable {
             return catchUp
         }
         let description = file.description, target = file.target
+        var checks: [DataCheck] = [], snapshots: [SnapshotSpec] = []
+        if !file.checks.isEmpty || !file.snapshots.isEmpty {
+            // Names and SQL are checked against an empty database of feedline's schema (StoreSchemaProbe).
+            do {
+                var definitions = CheckDefinitions(probe: try StoreSchemaProbe.shared(schema: schema), pipeline: name, source: source)
+                checks = definitions.checks(file.checks)
+                snapshots = definitions.snapshots(file.snapshots)
+                found += definitions.problems.map { problem($0.field, $0.message) }
+            } catch {
+                found.append(problem("checks", "cannot be checked against feedline's schema: \(error)"))
+            }
+        }
         if found.count == 1 { throw found[0] }
         if !found.isEmpty { throw Problems(problems: found) }
-        return PipelineDefinition(name: name, description: description, source: source!, spec: spec!,
-                                  target: target, schedule: schedule!, timeZone: timeZone!,
-                                  fixtures: fixtures, file: label, catchUp: catchUp!)
+        var definition = PipelineDefinition(name: name, description: description, source: source!, spec: spec!,
+                                            target: target, schedule: schedule!, timeZone: timeZone!,
+                                            fixtures: fixtures, file: label, catchUp: catchUp!)
+        definition.checks = checks
+        definition.snapshots = snapshots
+        return definition
     }
 }

@@ -8,8 +8,22 @@ import Foundation
 /// path (`parameters.stationName`). What the values mean is checked by `PipelineCatalog`.
 struct PipelineFile: Decodable {
     enum Field: String, CodingKey, CaseIterable {
-        case description, source, operation, parameters, format, target, schedule, timezone, fixtures
+        case description, source, operation, parameters, format, target, schedule, timezone, fixtures, checks, snapshots
         case pageSize = "page_size", maxPages = "max_pages", catchUp = "catch_up"
+    }
+
+    /// One entry of `checks:` or `snapshots:` as written: its fields by name, each a value or a
+    /// list of values. What they mean is checked by `PipelineCatalog`.
+    struct Entry: Sendable {
+        enum Value: Sendable, Equatable {
+            case text(String)
+            case list([String])
+        }
+        /// `checks[2]`: how messages name the entry.
+        var path: String
+        var fields: [String: Value]
+        /// Fields whose shape was wrong (already reported).
+        var badFields: Set<String> = []
     }
 
     struct FieldProblem: Sendable {
@@ -22,6 +36,9 @@ struct PipelineFile: Decodable {
     var parameters: [(name: String, values: [String])] = []
     var parametersValid = true
     var fixtures: [String] = []
+    /// The entries of `checks:` and `snapshots:` that are mappings (the others are problems).
+    var checks: [Entry] = []
+    var snapshots: [Entry] = []
     var problems: [FieldProblem] = []
 
     static var knownFields: [String] { Field.allCases.map(\.rawValue).sorted() }
@@ -64,6 +81,48 @@ struct PipelineFile: Decodable {
                 problems.append(FieldProblem(field: "fixtures", message: "must be a list of file paths."))
             }
         }
+        checks = Self.entries(.checks, in: fields, problems: &problems)
+        snapshots = Self.entries(.snapshots, in: fields, problems: &problems)
         self.problems += problems
+    }
+
+    /// The entries of the list `field`: each a mapping of name: value (or name: [values]).
+    /// An entry or a field of another shape is a problem naming it (`checks[2].values`).
+    private static func entries(_ field: Field, in fields: KeyedDecodingContainer<Field>, problems: inout [FieldProblem]) -> [Entry] {
+        guard fields.contains(field), !((try? fields.decodeNil(forKey: field)) ?? false) else { return [] }
+        let shape = field == .checks ? "check: not_null, table: …, columns: […]" : "table: …, key: […]"
+        guard var list = try? fields.nestedUnkeyedContainer(forKey: field) else {
+            problems.append(FieldProblem(field: field.rawValue, message: "must be a list of mappings (- \(shape))."))
+            return []
+        }
+        var entries: [Entry] = []
+        var index = 0
+        while !list.isAtEnd {
+            let path = "\(field.rawValue)[\(index)]"
+            index += 1
+            guard let mapping = try? list.nestedContainer(keyedBy: YAMLKey.self) else {
+                problems.append(FieldProblem(field: path, message: "must be a mapping (\(shape))."))
+                _ = try? list.decode(Skipped.self)
+                continue
+            }
+            var entry = Entry(path: path, fields: [:])
+            for key in mapping.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                if let text = try? mapping.decode(YAMLText.self, forKey: key) {
+                    entry.fields[key.stringValue] = .text(text.text)
+                } else if let values = try? mapping.decode([YAMLText].self, forKey: key), !values.isEmpty {
+                    entry.fields[key.stringValue] = .list(values.map(\.text))
+                } else {
+                    problems.append(FieldProblem(field: "\(path).\(key.stringValue)", message: "must be a value or a non-empty list of values."))
+                    entry.badFields.insert(key.stringValue)
+                }
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// Any node, read only to step over it.
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 }

@@ -29,6 +29,8 @@ public struct FeedError: Error, Sendable, CustomStringConvertible, Equatable {
         /// feedline's own count of today's calls reached the feed's daily limit: the call was
         /// not made.
         case quotaExhausted
+        /// A declared check of severity `error` failed after the load (`CheckFailure` says which).
+        case checkFailed
     }
 
     public var kind: Kind

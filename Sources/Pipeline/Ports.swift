@@ -65,6 +65,16 @@ public protocol LoadSession: TableWriting {
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws
     /// Sets a bookmark of this run's pipeline (e.g. the newest hour loaded).
     func setBookmark(_ name: String, to value: String) throws
+    /// Evaluates `checks` on what the open transaction holds (this run's rows included),
+    /// reading only: the connection is switched to query-only while they run, and a statement
+    /// that would write is refused. Records nothing; a check that cannot be evaluated gives a
+    /// result with status `error`.
+    func evaluate(_ checks: [DataCheck], context: CheckContext) throws -> [CheckResult]
+    /// Records check results with this run; they commit with the load.
+    func record(_ results: [CheckResult]) throws
+    /// Has the ledger mark this run `failed` with `error` when the load commits: an `error`
+    /// check that keeps its rows.
+    func markFailed(_ error: String)
 }
 
 /// The run ledger and the transaction boundary. Implemented by Storage.
@@ -77,4 +87,7 @@ public protocol RunStore: Sendable {
     func load(run: RunID, finishedAt: @escaping @Sendable () -> Date, _ body: (LoadSession) throws -> LoadCounts) throws -> LoadCounts
     /// Marks a run failed with a one-line error.
     func failRun(_ run: RunID, error: String, finishedAt: Date) throws
+    /// Records the check results of a run whose load was rolled back (in a transaction of
+    /// their own, so a failed run still says which checks failed).
+    func recordCheckResults(_ results: [CheckResult], run: RunID) throws
 }

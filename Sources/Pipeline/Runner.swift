@@ -19,6 +19,10 @@ public struct PipelineDefinition: Sendable {
     public var fixtures: [String]
     /// The file the definition came from.
     public var file: String
+    /// Checks evaluated after every load, inside its transaction (`checks:`).
+    public var checks: [DataCheck] = []
+    /// What the fixtures must produce (`snapshots:`), for `feedline snapshot` and `feedline check`.
+    public var snapshots: [SnapshotSpec] = []
 
     public init(name: String, description: String?, source: String, spec: SourceSpec, target: String?,
                 schedule: String?, timeZone: String, fixtures: [String], file: String, catchUp: CatchUpPolicy = .latest) {
@@ -64,6 +68,8 @@ public enum RunEvent: Sendable {
     case loaded(file: String, counts: LoadCounts)
     case skippedUnchanged(file: String)
     case fileFailed(file: String, error: String)
+    /// The declared checks were evaluated (inside the load, before it commits).
+    case checked([CheckResult])
 }
 
 /// The outcome of one run.
@@ -76,6 +82,9 @@ public struct RunReport: Sendable {
     public var error: FeedError?
     /// Files that could not be read in a replay (the rest loaded).
     public var fileErrors: [(file: String, error: String)]
+    /// The results of the pipeline's declared checks, in declaration order (empty when it
+    /// declares none or the load failed before they ran).
+    public var checks: [CheckResult] = []
 
     public var succeeded: Bool { error == nil }
 
@@ -152,15 +161,16 @@ public struct PipelineRunner: Sendable {
     /// decoded once, while it is fetched; its records wait in memory for the load (a run holds
     /// at most `max_pages` pages per request).
     public func runLive(_ plan: PlannedRun, fetcher: any PayloadFetching) async -> RunReport {
-        await run(plan.pipeline.name, mode: .live) {
+        await run(plan.pipeline.name, mode: .live, checks: plan.pipeline.checks) {
             let feed = try self.feed(named: plan.pipeline.source)
             return try await self.fetchAll(plan, feed: feed, fetcher: fetcher)
         }
     }
 
-    /// Runs a pipeline from already staged payloads (fixture files): the same parse → load path.
-    public func runStaged(_ name: String, mode: RunMode, payloads: [StagedPayload]) async -> RunReport {
-        await run(name, mode: mode) { payloads }
+    /// Runs a pipeline from already staged payloads (fixture files): the same parse → load path,
+    /// then `checks` inside the load's transaction.
+    public func runStaged(_ name: String, mode: RunMode, payloads: [StagedPayload], checks: [DataCheck] = []) async -> RunReport {
+        await run(name, mode: mode, checks: checks) { payloads }
     }
 
     /// Replays files (an archive or any directory) in one run: a file that cannot be read is
@@ -172,14 +182,18 @@ public struct PipelineRunner: Sendable {
     /// stays bounded by a few pages of records. The transaction runs on a queue of its own (a
     /// store's load is blocking work, kept off the concurrency pool) and writes in file order,
     /// so the result is the same as one-by-one loading.
-    public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool) async -> RunReport {
+    ///
+    /// `checks` (a pipeline's, when the replay is checked against one) run inside the load's
+    /// transaction, as after any run.
+    public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool,
+                       checks: [DataCheck] = []) async -> RunReport {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
         events(.started(pipeline: name))
         events(.staged(count: payloads.count + unreadable.count))
         for failure in unreadable { events(.fileFailed(file: failure.file, error: failure.error)) }
         let ahead = PreparationQueue(capacity: 2)
-        let outcome: Result<(RunID, LoadCounts, [(file: String, error: String)]), Error> = await withTaskGroup(of: Void.self) { group in
+        let outcome: Result<(RunID, LoadCounts, [(file: String, error: String)], [CheckResult]), Error> = await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 // The writer says which payloads need parsing once its transaction has begun.
                 guard let work = await ahead.work() else { return }
@@ -187,24 +201,34 @@ public struct PipelineRunner: Sendable {
                     guard await ahead.push(Result { try Self.prepare(staged) }) else { return }
                 }
             }
-            let written = await Self.blocking { () throws -> (RunID, LoadCounts, [(file: String, error: String)]) in
+            let written = await Self.blocking { () throws -> (RunID, LoadCounts, [(file: String, error: String)], [CheckResult]) in
                 defer { ahead.cancel() }
-                return try self.writeReplay(name, started: started, payloads: payloads, unreadable: unreadable, force: force, ahead: ahead)
+                return try self.writeReplay(name, started: started, payloads: payloads, unreadable: unreadable, force: force,
+                                            checks: checks, ahead: ahead)
             }
             ahead.cancel()  // also when the load failed before its body began
             await group.waitForAll()
             return written
         }
         switch outcome {
-        case .success(let (run, counts, fileErrors)):
-            report.run = run; report.counts = counts; report.fileErrors += fileErrors
+        case .success(let (run, counts, fileErrors, results)):
+            report.run = run; report.counts = counts; report.fileErrors += fileErrors; report.checks = results
+            if let kept = Self.keptFailure(results) { report.error = kept }
         case .failure(let error):
             report.error = asFeedError(error)
+            var underlying = error
             if let failure = error as? ReplayLoadFailure {
                 report.run = failure.run; report.fileErrors += failure.fileErrors
                 report.error = asFeedError(failure.underlying)
+                underlying = failure.underlying
             }
-            if let run = report.run { try? store.failRun(run, error: "\(report.error?.description ?? "\(error)")", finishedAt: clock()) }
+            if let run = report.run {
+                try? store.failRun(run, error: "\(report.error?.description ?? "\(error)")", finishedAt: clock())
+                if let failure = underlying as? CheckFailure {
+                    report.checks = failure.results
+                    try? store.recordCheckResults(failure.results, run: run)
+                }
+            }
         }
         return report
     }
@@ -212,9 +236,10 @@ public struct PipelineRunner: Sendable {
     /// The writer's side of `replay`: begins the run and loads every payload in one transaction,
     /// taking prepared payloads from `ahead` in file order.
     private func writeReplay(_ name: String, started: Date, payloads: [StagedPayload], unreadable: [(file: String, error: String)],
-                             force: Bool, ahead: PreparationQueue) throws -> (RunID, LoadCounts, [(file: String, error: String)]) {
+                             force: Bool, checks: [DataCheck], ahead: PreparationQueue) throws -> (RunID, LoadCounts, [(file: String, error: String)], [CheckResult]) {
         let run = try store.beginRun(pipeline: name, mode: .replay, startedAt: started)
         var fileErrors: [(file: String, error: String)] = []
+        var results: [CheckResult] = []
         do {
             let counts = try store.load(run: run, finishedAt: clock) { session in
                 // Payloads loaded by earlier runs are not parsed at all.
@@ -245,9 +270,10 @@ public struct PipelineRunner: Sendable {
                         ? "The only file could not be loaded: \(first.file): \(first.error)"
                         : "None of the \(failures.count) files could be loaded (the first: \(first.file): \(first.error))")
                 }
+                results = try self.check(checks, in: session, run: run, pipeline: name, mode: .replay, loaded: total)
                 return total
             }
-            return (run, counts, fileErrors)
+            return (run, counts, fileErrors, results)
         } catch {
             throw ReplayLoadFailure(run: run, fileErrors: fileErrors, underlying: error)
         }
@@ -270,7 +296,7 @@ public struct PipelineRunner: Sendable {
         return feed
     }
 
-    private func run(_ name: String, mode: RunMode, stage: () async throws -> [StagedPayload]) async -> RunReport {
+    private func run(_ name: String, mode: RunMode, checks: [DataCheck], stage: () async throws -> [StagedPayload]) async -> RunReport {
         var report = RunReport(pipeline: name, run: nil, mode: mode, counts: LoadCounts(), error: nil, fileErrors: [])
         events(.started(pipeline: name))
         do {
@@ -279,19 +305,50 @@ public struct PipelineRunner: Sendable {
             do {
                 let payloads = try await stage()
                 events(.staged(count: payloads.count))
+                var results: [CheckResult] = []
                 report.counts = try store.load(run: run, finishedAt: clock) { session in
                     var total = LoadCounts()
                     for staged in payloads { total.add(try self.load(staged, into: session, force: false)) }
+                    results = try self.check(checks, in: session, run: run, pipeline: name, mode: mode, loaded: total)
                     return total
                 }
+                report.checks = results
+                if let kept = Self.keptFailure(results) { report.error = kept }
             } catch {
                 report.error = asFeedError(error)
                 try? store.failRun(run, error: report.error?.description ?? "\(error)", finishedAt: clock())
+                if let failure = error as? CheckFailure {
+                    report.checks = failure.results
+                    try? store.recordCheckResults(failure.results, run: run)
+                }
             }
         } catch {
             report.error = asFeedError(error)
         }
         return report
+    }
+
+    /// Evaluates `checks` inside the load's transaction, after every payload is written. A
+    /// failing `error` check that asks for a rollback throws `CheckFailure` (the transaction
+    /// then keeps nothing, and the caller records the results on their own); otherwise the
+    /// results are recorded with the load, and a failing `error` check marks the run failed.
+    private func check(_ checks: [DataCheck], in session: LoadSession, run: RunID, pipeline: String, mode: RunMode,
+                       loaded: LoadCounts) throws -> [CheckResult] {
+        guard !checks.isEmpty else { return [] }
+        let context = CheckContext(run: run, pipeline: pipeline, mode: mode, asOf: clock(), payloadsLoaded: loaded.payloadsLoaded)
+        let results = try session.evaluate(checks, context: context)
+        events(.checked(results))
+        let failing = results.filter(\.failsRun)
+        if failing.contains(where: { $0.onFailure == .rollback }) { throw CheckFailure(results: results, rolledBack: true) }
+        try session.record(results)
+        if !failing.isEmpty { session.markFailed(CheckFailure(results: results, rolledBack: false).description) }
+        return results
+    }
+
+    /// The run's error when `error` checks failed but their rows were kept; nil otherwise.
+    static func keptFailure(_ results: [CheckResult]) -> FeedError? {
+        guard results.contains(where: \.failsRun) else { return nil }
+        return asFeedError(CheckFailure(results: results, rolledBack: false))
     }
 
     /// Parse → map → transform → load for one payload of a `run` (any failure rolls the whole
@@ -480,6 +537,7 @@ public protocol RetryabilityReporting: Error {
 /// say otherwise through `RetryabilityReporting`).
 public func asFeedError(_ error: Error) -> FeedError {
     if let feedError = error as? FeedError { return feedError }
+    if let failure = error as? CheckFailure { return FeedError(.checkFailed, .terminal, failure.description) }
     return FeedError(.malformed, (error as? RetryabilityReporting)?.retryability ?? .terminal, "\(error)")
 }
 

@@ -144,6 +144,8 @@ public protocol LedgerReading: Sendable {
     func hourlyPM(station: String, from first: LocalDate, through last: LocalDate) throws -> DustPair<HourlySeries<Double>>
     /// Whether a station has any measurement at all.
     func hasStation(_ name: String) throws -> Bool
+    /// The check results recorded with `run`, in check order (without their sample rows).
+    func checkResults(run: RunID) throws -> [CheckResult]
     /// Every monitoring station with coordinates, by name (empty when the station list was
     /// never loaded).
     func stationCoordinates() throws -> [StationCoordinate]

@@ -20,6 +20,12 @@ final class GRDBLoadSession: LoadSession {
     private var writtenOnce: [Int: Set<RowKey>] = [:]
     /// Diagnostics can be one per row (a grade that disagrees), so this statement is kept too.
     private var diagnosticInsert: RawStatement?
+    /// Rows written or confirmed per upsert spec (by fingerprint, cheap to count per row) and
+    /// per table for the other writes: what `row_count` checks count.
+    private var upsertsBySpec: [Int: (table: String, rows: Int)] = [:]
+    private var writesByTable: [String: Int] = [:]
+    /// Set by `markFailed`: the ledger records the run as failed with this error when it commits.
+    private(set) var failure: String?
 
     private struct UpsertStatements {
         var spec: UpsertTable
@@ -85,6 +91,7 @@ final class GRDBLoadSession: LoadSession {
             ?? { let sql = UpsertSQL(table)
                  return UpsertStatements(spec: table, insert: try RawStatement(db, sql: sql.insert), update: try RawStatement(db, sql: sql.update)) }()
         defer { upsertStatements[table.fingerprint] = statements }
+        upsertsBySpec[table.fingerprint, default: (table.table, 0)].rows += 1
         statements.insert.bind(row: row)
         if try statements.insert.run() == 1 { return .inserted }
         statements.update.bind(row: row)
@@ -98,6 +105,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func replaceChildren(_ table: ChildTable, parent: [StoreValue], rows: [RowValues]) throws -> Bool {
+        writesByTable[table.table, default: 0] += rows.count
         let parentWhere = table.parentColumns.map { "\($0) = ?" }.joined(separator: " AND ")
         let parentArguments = StatementArguments(parent.map(\.databaseValue))
         let order = table.ordinal ?? table.columns.joined(separator: ", ")
@@ -130,6 +138,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func insert(into table: String, columns: [String], _ row: RowValues) throws {
+        writesByTable[table, default: 0] += 1
         try db.cachedStatement(sql: """
             INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
             """).execute(arguments: StatementArguments(row.values.map(\.databaseValue)))
@@ -143,6 +152,25 @@ final class GRDBLoadSession: LoadSession {
             WHERE CAST(excluded.value AS INTEGER) > CAST(bookmark.value AS INTEGER)
             """, arguments: [name, String(value), run.rawValue])
     }
+
+    // MARK: - Checks
+
+    /// Rows this load wrote or confirmed in each table.
+    var rowsWritten: [String: Int] {
+        var counts = writesByTable
+        for (table, rows) in upsertsBySpec.values { counts[table, default: 0] += rows }
+        return counts
+    }
+
+    func evaluate(_ checks: [DataCheck], context: CheckContext) throws -> [CheckResult] {
+        try CheckEvaluator(db: db, rowsWritten: rowsWritten).evaluate(checks, context: context)
+    }
+
+    func record(_ results: [CheckResult]) throws {
+        try CheckEvaluator.record(results, run: run, in: db)
+    }
+
+    func markFailed(_ error: String) { failure = error }
 
     /// Equal as sets: the stored rows come in SQLite's collation order, which for mixed types
     /// need not match `RowKey.precedes`.

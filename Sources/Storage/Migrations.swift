@@ -34,6 +34,7 @@ enum FeedlineMigrations {
         migrator.registerMigration("v7-measurement-rowid-layout") { db in try MeasurementLayoutMigration.migrate(db) }
         migrator.registerMigration("v8-run-abandoned-host-pid") { db in try RunLedgerMigration.migrate(db) }
         migrator.registerMigration("v9-province-reference") { db in try ProvinceMigration.migrate(db) }
+        migrator.registerMigration("v10-check-results") { db in try db.execute(sql: checksV10) }
         return migrator
     }
 

@@ -243,7 +243,8 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
     }
 
     /// Prepares the only statement of `sql` and checks it reads; returns it with its `:name`s.
-    static func prepareOne(_ db: Database, sql: String) throws -> (statement: Statement, names: [String]) {
+    /// `subject` names what refuses in messages (`feedline query`, `a check's SQL`).
+    static func prepareOne(_ db: Database, sql: String, subject: String = "feedline query") throws -> (statement: Statement, names: [String]) {
         let statements = try db.allStatements(sql: sql)
         let statement: Statement
         do {
@@ -261,15 +262,15 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         }
         let keyword = firstKeyword(of: sql)
         if keyword == "ATTACH" || keyword == "DETACH" {
-            throw ReadOnlyQueryError(.refused, "Refused: feedline query does not \(keyword.lowercased()) databases; it reads only the feedline database.")
+            throw ReadOnlyQueryError(.refused, "Refused: \(subject) does not \(keyword.lowercased()) databases; it reads only the feedline database.")
         }
         guard statement.isReadonly else {
-            throw ReadOnlyQueryError(.refused, "Refused: feedline query is read-only and this \(keyword.isEmpty ? "statement" : keyword) statement would change the database. Nothing was run.")
+            throw ReadOnlyQueryError(.refused, "Refused: \(subject) is read-only and this \(keyword.isEmpty ? "statement" : keyword) statement would change the database. Nothing was run.")
         }
         guard allowedFirstKeywords.contains(keyword) else {
-            throw ReadOnlyQueryError(.refused, "Refused: feedline query runs SELECT, WITH, VALUES, EXPLAIN and reading PRAGMA statements, not \(keyword.isEmpty ? "this statement" : keyword).")
+            throw ReadOnlyQueryError(.refused, "Refused: \(subject) runs SELECT, WITH, VALUES, EXPLAIN and reading PRAGMA statements, not \(keyword.isEmpty ? "this statement" : keyword).")
         }
-        if keyword == "PRAGMA", let refusal = pragmaRefusal(sql) {
+        if keyword == "PRAGMA", let refusal = pragmaRefusal(sql, subject: subject) {
             throw ReadOnlyQueryError(.refused, refusal)
         }
         let names = statement.parameterNames
@@ -280,7 +281,7 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
     }
 
     /// A refusal for a pragma that would set something; nil for a reading pragma.
-    static func pragmaRefusal(_ sql: String) -> String? {
+    static func pragmaRefusal(_ sql: String, subject: String = "feedline query") -> String? {
         let body = stripLeadingComments(sql).dropFirst("PRAGMA".count)
         let compact = body.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
         var name = compact.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
@@ -288,10 +289,10 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         let rest = compact.dropFirst(compact.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.count)
             .trimmingCharacters(in: .whitespaces)
         if rest.hasPrefix("=") {
-            return "Refused: feedline query does not change settings (PRAGMA \(name) = …). Nothing was run."
+            return "Refused: \(subject) does not change settings (PRAGMA \(name) = …). Nothing was run."
         }
         if rest.hasPrefix("("), !readingPragmas.contains(name.lowercased()) {
-            return "Refused: PRAGMA \(name)(…) may change a setting; feedline query allows only reading pragmas with an argument (\(readingPragmas.sorted().joined(separator: ", ")))."
+            return "Refused: PRAGMA \(name)(…) may change a setting; \(subject) allows only reading pragmas with an argument (\(readingPragmas.sorted().joined(separator: ", ")))."
         }
         return nil
     }

@@ -132,11 +132,13 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
                     let session = GRDBLoadSession(db: db, run: run, writers: writers)
                     counts = try body(session)
                     counts.diagnostics = session.diagnosticCount
+                    // A failing `error` check that keeps its rows commits them with the run marked failed.
                     try db.execute(sql: """
-                        UPDATE run SET status = 'succeeded', finished_at = ?, payloads = ?, payloads_skipped = ?,
+                        UPDATE run SET status = ?, error = ?, finished_at = ?, payloads = ?, payloads_skipped = ?,
                             rows_inserted = ?, rows_updated = ?, rows_unchanged = ?, diagnostics = ?
                         WHERE id = ?
-                        """, arguments: [iso8601UTC(finishedAt()), counts.payloadsLoaded, counts.payloadsAlreadyLoaded,
+                        """, arguments: [session.failure == nil ? "succeeded" : "failed", session.failure,
+                                         iso8601UTC(finishedAt()), counts.payloadsLoaded, counts.payloadsAlreadyLoaded,
                                          counts.inserted, counts.updated, counts.unchanged, counts.diagnostics, run.rawValue])
                     return .commit
                 }
@@ -155,6 +157,12 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
     /// went to the WAL over and over. 8 MiB holds it for a few thousand stations; the cache is a
     /// ceiling, so memory stays flat whatever the size of the load.
     static let loadCacheKiB = 8192
+
+    public func recordCheckResults(_ results: [CheckResult], run: RunID) throws {
+        try reportingBusy {
+            try pool.write { db in try CheckEvaluator.record(results, run: run, in: db) }
+        }
+    }
 
     public func failRun(_ run: RunID, error: String, finishedAt: Date) throws {
         try reportingBusy {

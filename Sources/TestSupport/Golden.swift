@@ -141,6 +141,7 @@ public enum Golden {
         case .missingCredential(let variable): parts = [("kind", "missing-credential"), ("variable", text(variable))]
         case .invalidRequest: parts = [("kind", "invalid-request")]
         case .quotaExhausted: parts = [("kind", "quota-exhausted")]
+        case .checkFailed: parts = [("kind", "check-failed")]
         }
         parts += [("retry", error.retryability.rawValue), ("message", text(error.message))]
         return fields("error", parts)

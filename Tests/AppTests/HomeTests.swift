@@ -105,6 +105,9 @@ struct FeedlineProcess {
 
         let run = try FeedlineProcess.run(["run"], in: home)
         #expect(run.status == 0, "\(run.err)")
+        // The embedded snapshots came along: the new home's pipelines pass their checks.
+        let checked = try FeedlineProcess.run(["check"], in: home)
+        #expect(checked.status == 0 && checked.out.contains("— passed"), "\(checked)")
         // From a subdirectory: the home is found by walking up.
         let sub = home.appendingPathComponent("notes")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)

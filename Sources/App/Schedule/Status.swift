@@ -25,6 +25,8 @@ public struct PipelineStatus: Sendable {
     public var lock: RunLockHolder?
     /// In the ledger but no longer in Pipelines/.
     public var isOrphan: Bool
+    /// The results of the last run's declared checks (samples left out).
+    public var checks: [CheckResult] = []
 }
 
 /// What `feedline status` shows: a line per pipeline, today's quota use, and the pipeline files
@@ -52,6 +54,7 @@ public struct StatusReport: Sendable {
         }
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
         var dataTimes: [String: (Date, DataTimeKind)] = [:]
+        var checks: [RunID: [CheckResult]] = [:]
         let today = HourSlot(containing: environment.clock()).date
         do {
             summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
@@ -61,10 +64,14 @@ public struct StatusReport: Sendable {
             for table in Set(pipelines.compactMap(\.target)) {
                 if let time = try store.newestDataTime(in: table) { dataTimes[table] = time }
             }
+            if try store.hasTable("check_result") {
+                for summary in summaries { checks[summary.run] = try store.checkResults(run: summary.run) }
+            }
         } catch {
             throw CommandRefusal(.failure, problems.map { "warning: \($0)" } + ["error: cannot read the database \(paths.database.path): \(error)"])
         }
-        let rows = Console.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
+        var rows = Console.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
+        for index in rows.indices { rows[index].checks = rows[index].lastRun.flatMap { checks[$0.run] } ?? [] }
         let limits = (try? QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds)) ?? QuotaLimits(feeds: environment.feeds)
         return StatusReport(rows: rows, quota: usage.map { ($0, limits.limit(for: $0.source)) }, day: today,
                             warnings: problems.map { "warning: \($0)" })
@@ -148,7 +155,7 @@ extension Console {
     /// (for long pipeline names); nothing is cut mid-cell.
     static func statusTable(_ rows: [PipelineStatus], width: Int? = nil) -> String {
         struct Cells {
-            var pipeline, started, startedShort, outcome, outcomeShort, counts, diagnostics, newest, newestShort, next, nextShort, nextShortest, lock: String
+            var pipeline, started, startedShort, outcome, outcomeShort, counts, diagnostics, checks, newest, newestShort, next, nextShort, nextShortest, lock: String
         }
         let cells = rows.map { r -> Cells in
             let run = r.lastRun
@@ -169,12 +176,14 @@ extension Console {
             } else { next = r.schedule == nil ? "not scheduled" : "never"; nextShort = next; nextShortest = r.schedule == nil ? "-" : "never" }
             let lock = r.lock.map { "pid \($0.pid)@\($0.host) since \(iso8601UTC($0.acquiredAt))" } ?? "-"
             return Cells(pipeline: r.pipeline, started: started, startedShort: startedShort, outcome: outcome, outcomeShort: status,
-                         counts: counts, diagnostics: run.map { TerminalProgress.grouped($0.diagnostics) } ?? "-", newest: newest,
+                         counts: counts, diagnostics: run.map { TerminalProgress.grouped($0.diagnostics) } ?? "-", checks: CheckText.cell(r.checks), newest: newest,
                          newestShort: newestShort, next: next, nextShort: nextShort, nextShortest: nextShortest, lock: lock)
         }
         typealias Column = (header: String, cell: (Cells) -> String)
         var columns: [Column] = [("PIPELINE", \.pipeline), ("LAST RUN", \.started), ("OUTCOME", \.outcome), ("ROWS new/upd/same", \.counts),
-                                 ("DIAG", \.diagnostics), ("NEWEST DATA", \.newest), ("NEXT RUN", \.next), ("LOCK", \.lock)]
+                                 ("DIAG", \.diagnostics), ("CHECKS", \.checks), ("NEWEST DATA", \.newest), ("NEXT RUN", \.next), ("LOCK", \.lock)]
+        // The column of check results is shown once some pipeline declares checks.
+        if rows.allSatisfy({ $0.checks.isEmpty }) { columns.removeAll { $0.header == "CHECKS" } }
         func render(_ columns: [Column]) -> [String] {
             let table = [columns.map(\.header)] + cells.map { c in columns.map { $0.cell(c) } }
             let widths = columns.indices.map { i in table.map { DisplayWidth.columns($0[i]) }.max() ?? 0 }
@@ -195,6 +204,7 @@ extension Console {
             { drop("ROWS new/upd/same") },
             { drop("LAST RUN") },
             { drop("DIAG") },
+            { drop("CHECKS") },
             { replace("NEWEST DATA", with: \.newestShort) },
         ]
         for step in steps where !fits(columns) { step() }
@@ -202,6 +212,9 @@ extension Console {
         for r in rows {
             if let error = r.lastRun?.error, ["failed", "abandoned"].contains(r.lastRun?.status) {
                 lines.append("\(r.pipeline): last error: \(error.split(separator: "\n").first ?? "")")
+            }
+            for check in r.checks where check.isWarning {
+                lines.append(wrapped("\(r.pipeline): warning: check '\(check.name)': \(check.message)", width: width))
             }
         }
         return lines.joined(separator: "\n")
@@ -263,7 +276,7 @@ extension Console {
                 ["id": Int(run.run.rawValue), "mode": run.mode?.rawValue as Any, "status": run.status,
                  "started_at": date(run.startedAt), "finished_at": date(run.finishedAt),
                  "rows_inserted": run.rowsInserted, "rows_updated": run.rowsUpdated, "rows_unchanged": run.rowsUnchanged,
-                 "diagnostics": run.diagnostics, "error": run.error as Any]
+                 "diagnostics": run.diagnostics, "error": run.error as Any, "checks": r.checks.map(CheckText.json)]
             } as Any
             let lock: Any = r.lock.map { lock -> Any in
                 ["pid": Int(lock.pid), "host": lock.host, "acquired_at": date(lock.acquiredAt), "heartbeat_at": date(lock.heartbeatAt)]

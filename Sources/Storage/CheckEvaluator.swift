@@ -1,0 +1,261 @@
+import Domain
+import Foundation
+import GRDB
+import Pipeline
+
+/// Evaluates declared checks on the connection of an open load transaction, and records their
+/// results in `check_result`.
+///
+/// The checks see the run's uncommitted rows. They only read: the connection is switched to
+/// `PRAGMA query_only` for as long as they run, and a custom statement must pass the same test
+/// as `feedline query` (one statement, read-only, no ATTACH or setting pragmas) before it runs.
+struct CheckEvaluator {
+    let db: Database
+    /// Rows the load wrote or confirmed per table (`row_count`).
+    let rowsWritten: [String: Int]
+
+    /// The parameters a custom statement may use.
+    static let sqlParameters: Set<String> = ["run_id", "pipeline"]
+
+    func evaluate(_ checks: [DataCheck], context: CheckContext) throws -> [CheckResult] {
+        try db.execute(sql: "PRAGMA query_only = 1")
+        defer { try? db.execute(sql: "PRAGMA query_only = 0") }
+        var keys: [String: [String]] = [:]
+        return checks.map { check in
+            do {
+                let key = try check.table.map { table in
+                    try keys[table] ?? { let k = try CheckSQL.keyColumns(of: table, in: db); keys[table] = k; return k }()
+                } ?? []
+                return try evaluate(check, keyColumns: key, context: context)
+            } catch {
+                return CheckResult(check, status: .error, failingRows: nil,
+                                   message: "could not be evaluated: \(ReadOnlyDatabase.describe(error))")
+            }
+        }
+    }
+
+    private func evaluate(_ check: DataCheck, keyColumns: [String], context: CheckContext) throws -> CheckResult {
+        let table = check.table ?? ""
+        switch check.kind {
+        case .rowCount(let min, let max):
+            guard context.payloadsLoaded > 0 else {
+                return CheckResult(check, status: .skipped, failingRows: nil,
+                                   message: "the run loaded no new payload (every one was loaded before), so it wrote no rows to count")
+            }
+            let rows = rowsWritten[table] ?? 0
+            let bounds = Self.bounds(min: min.map(Double.init), max: max.map(Double.init), minInclusive: true, maxInclusive: true, integers: true)
+            let inside = (min.map { rows >= $0 } ?? true) && (max.map { rows <= $0 } ?? true)
+            return CheckResult(check, status: inside ? .passed : .failed, failingRows: nil,
+                               message: inside ? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table) (expected \(bounds))"
+                                   : check.message.map { "\($0) (the run wrote \(rows) rows to \(table))" }
+                                   ?? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table); expected \(bounds)",
+                               sampleColumns: ["rows_written"], sampleRows: [[.integer(Int64(rows))]])
+
+        case .freshness(let column, let maxAge):
+            guard context.mode == .live else {
+                return CheckResult(check, status: .skipped, failingRows: nil,
+                                   message: "freshness is judged on live runs only; \(context.mode.rawValue) runs load recorded data")
+            }
+            let query = CheckSQL.freshness(check, column: column, asOf: context.asOf)
+            let row = try Row.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments))
+            let newest: String? = row?["newest"]
+            // Julian days carry binary rounding: an hour can come out as 3600.0000002 s.
+            let age: Double? = (row?["age_seconds"] as Double?).map { ($0 * 1000).rounded() / 1000 }
+            guard let newest else {
+                return CheckResult(check, status: .failed, failingRows: nil,
+                                   message: check.message ?? "\(table) has no \(column) to judge (no rows\(check.filter == nil ? "" : " match the where condition"))")
+            }
+            guard let age else {
+                return CheckResult(check, status: .error, failingRows: nil,
+                                   message: "the newest \(table).\(column), '\(newest)', is not a time SQLite can read (ISO-8601, UTC)")
+            }
+            let fresh = age <= maxAge
+            let text = "the newest \(table).\(column) is \(newest), \(Self.duration(max(0, age))) old (limit \(Self.duration(maxAge)))"
+            return CheckResult(check, status: fresh ? .passed : .failed, failingRows: nil,
+                               message: fresh ? text : check.message.map { "\($0) (\(text))" } ?? text,
+                               sampleColumns: ["newest", "age_seconds"], sampleRows: [[.text(newest), .integer(Int64(age.rounded()))]])
+
+        case .completeness(let entity, let time, let column, let hours, let min):
+            let query = CheckSQL.completeness(check, entity: entity, time: time, column: column, hours: hours)
+            let rows = try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments))
+            guard !rows.isEmpty else {
+                return CheckResult(check, status: .failed, failingRows: nil,
+                                   message: check.message ?? "\(table) has no rows to measure completeness on")
+            }
+            let present = rows.reduce(0) { $0 + ($1["hours_present"] as Int) }
+            let expected = rows.count * hours
+            let share = Double(present) / Double(expected)
+            let complete = share + 1e-12 >= min
+            let text = "\(Self.percent(share)) of the expected station-hours in the newest \(hours) hours of \(table) are present "
+                + "(\(present) of \(expected): \(rows.count) \(entity) × \(hours) hours; minimum \(Self.percent(min)))"
+            let sample = rows.prefix(DataCheck.sampleLimit).map { row in
+                [StoreValue(row["entity"] as DatabaseValue), .integer(row["hours_present"]), .integer(Int64(hours))]
+            }
+            return CheckResult(check, status: complete ? .passed : .failed, failingRows: expected - present,
+                               message: complete ? text : check.message.map { "\($0) (\(text))" } ?? text,
+                               sampleColumns: [entity, "hours_present", "hours_expected"], sampleRows: sample)
+
+        case .sql(let sql):
+            let (statement, names) = try ReadOnlyDatabase.prepareOne(db, sql: sql, subject: "a check's SQL")
+            if let unknown = names.first(where: { !Self.sqlParameters.contains($0) }) {
+                return CheckResult(check, status: .error, failingRows: nil,
+                                   message: "uses :\(unknown); a check's SQL may use only :run_id and :pipeline")
+            }
+            let values: [String: DatabaseValue] = ["run_id": context.run.rawValue.databaseValue, "pipeline": context.pipeline.databaseValue]
+            let arguments = StatementArguments(Dictionary(uniqueKeysWithValues: names.map { ($0, values[$0]!) }))
+            let (count, columns, sample) = try Self.step(statement, arguments: arguments)
+            return CheckResult(check, status: count == 0 ? .passed : .failed, failingRows: count,
+                               message: count == 0 ? "the query returned no rows"
+                                   : "\(check.message ?? "the query returned rows") (\(count) row\(count == 1 ? "" : "s"))",
+                               sampleColumns: columns, sampleRows: sample)
+
+        case .notNull, .unique, .acceptedValues, .acceptedRange, .relationships:
+            guard let query = CheckSQL.failingRows(check, keyColumns: keyColumns) else {
+                return CheckResult(check, status: .error, failingRows: nil, message: "has no statement")
+            }
+            let statement = try db.makeStatement(sql: query.sql)
+            let (count, columns, sample) = try Self.step(statement, arguments: StatementArguments(query.arguments))
+            let text = count == 0 ? Self.passedText(check) : check.message.map { "\($0) (\(count) row\(count == 1 ? "" : "s"))" } ?? Self.failedText(check, count: count)
+            return CheckResult(check, status: count == 0 ? .passed : .failed, failingRows: count, message: text,
+                               sampleColumns: columns, sampleRows: sample)
+        }
+    }
+
+    /// Steps through every row: how many there are, the column names, and the first few rows.
+    private static func step(_ statement: Statement, arguments: StatementArguments) throws -> (Int, [String], [[StoreValue]]) {
+        try statement.setArguments(arguments)
+        let cursor = try Row.fetchCursor(statement)
+        var count = 0
+        var sample: [[StoreValue]] = []
+        while let row = try cursor.next() {
+            if sample.count < DataCheck.sampleLimit { sample.append(row.databaseValues.map(StoreValue.init)) }
+            count += 1
+        }
+        return (count, statement.columnNames, sample)
+    }
+
+    // MARK: - Sentences
+
+    private static func passedText(_ check: DataCheck) -> String {
+        let table = check.table ?? ""
+        let scope = check.filter.map { " (where \($0))" } ?? ""
+        switch check.kind {
+        case .notNull(let columns): return "no NULL in \(table).\(columns.joined(separator: ", "))\(scope)"
+        case .unique(let columns): return "every (\(columns.joined(separator: ", "))) of \(table) is unique\(scope)"
+        case .acceptedValues(let column, let values): return "every \(table).\(column) is one of \(values.joined(separator: ", "))\(scope)"
+        case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
+            return "every \(table).\(column) lies \(bounds(min: min, max: max, minInclusive: minInclusive, maxInclusive: maxInclusive, integers: false))\(scope)"
+        case .relationships(let column, let to, let toColumn): return "every \(table).\(column) has a match in \(to).\(toColumn)\(scope)"
+        default: return "passed"
+        }
+    }
+
+    private static func failedText(_ check: DataCheck, count: Int) -> String {
+        let table = check.table ?? ""
+        let rows = "\(count) row\(count == 1 ? "" : "s") of \(table)", hold = count == 1 ? "holds" : "hold"
+        let scope = check.filter.map { " (where \($0))" } ?? ""
+        switch check.kind {
+        case .notNull(let columns): return "\(rows) \(count == 1 ? "has" : "have") NULL in \(columns.joined(separator: " or "))\(scope)"
+        case .unique(let columns):
+            return "\(count) value\(count == 1 ? "" : "s") of (\(columns.joined(separator: ", "))) occur\(count == 1 ? "s" : "") more than once in \(table)\(scope)"
+        case .acceptedValues(let column, let values): return "\(rows) \(hold) a \(column) that is not one of \(values.joined(separator: ", "))\(scope)"
+        case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
+            return "\(rows) \(hold) a \(column) that is not \(bounds(min: min, max: max, minInclusive: minInclusive, maxInclusive: maxInclusive, integers: false))\(scope)"
+        case .relationships(let column, let to, let toColumn): return "\(rows) \(hold) a \(column) with no match in \(to).\(toColumn)\(scope)"
+        default: return "\(rows) break it"
+        }
+    }
+
+    /// `between 0 and 1000`, `at least 1`, `above 0`, `at most 5`.
+    static func bounds(min: Double?, max: Double?, minInclusive: Bool, maxInclusive: Bool, integers: Bool) -> String {
+        func n(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        switch (min, max) {
+        case let (min?, max?) where minInclusive && maxInclusive: return "between \(n(min)) and \(n(max))"
+        case let (min?, max?):
+            return "\(minInclusive ? "at least" : "above") \(n(min)) and \(maxInclusive ? "at most" : "below") \(n(max))"
+        case let (min?, nil): return "\(minInclusive ? "at least" : "above") \(n(min))"
+        case let (nil, max?): return "\(maxInclusive ? "at most" : "below") \(n(max))"
+        case (nil, nil): return "anything"
+        }
+    }
+
+    /// `45s`, `12m`, `3h05m`, `2d04h`.
+    static func duration(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m" }
+        if s < 86400 { return "\(s / 3600)h\(String(format: "%02d", s % 3600 / 60))m" }
+        return "\(s / 86400)d\(String(format: "%02d", s % 86400 / 3600))h"
+    }
+
+    /// `87.5%`.
+    static func percent(_ share: Double) -> String {
+        let value = (share * 1000).rounded() / 10
+        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
+    }
+
+    // MARK: - Recording
+
+    /// Writes `results` as the check results of `run` (ordinals from 1, in order).
+    static func record(_ results: [CheckResult], run: RunID, in db: Database) throws {
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO check_result (run_id, ordinal, check_name, kind, table_name, severity, on_failure, status, failing_rows, message, sample)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (index, result) in results.enumerated() {
+            try insert.execute(arguments: [run.rawValue, index + 1, result.name, result.kind, result.table, result.severity.rawValue,
+                                           result.onFailure.rawValue, result.status.rawValue, result.failingRows, result.message,
+                                           result.sampleRows.isEmpty ? nil : sampleJSON(columns: result.sampleColumns, rows: result.sampleRows)])
+        }
+    }
+
+    /// `[{"column": value, …}, …]`, keys in column order.
+    static func sampleJSON(columns: [String], rows: [[StoreValue]]) -> String {
+        "[" + rows.map { row in
+            "{" + zip(columns, row).map { "\(jsonString($0)):\(jsonValue($1))" }.joined(separator: ",") + "}"
+        }.joined(separator: ",") + "]"
+    }
+
+    static func jsonValue(_ value: StoreValue) -> String {
+        switch value {
+        case .null: "null"
+        case .integer(let v): String(v)
+        case .real(let v): v.isFinite ? String(v) : "null"
+        case .text(let v): jsonString(v)
+        }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension SQLiteStore {
+    /// The check results recorded with `run`, in check order (samples left out).
+    public func checkResults(run: RunID) throws -> [CheckResult] {
+        try pool.read { db in
+            guard try db.tableExists("check_result") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT * FROM check_result WHERE run_id = ? ORDER BY ordinal", arguments: [run.rawValue]).map { row in
+                CheckResult(name: row["check_name"], kind: row["kind"], table: row["table_name"],
+                            severity: CheckSeverity(rawValue: row["severity"]) ?? .error,
+                            onFailure: CheckFailureAction(rawValue: row["on_failure"]) ?? .rollback,
+                            status: CheckResult.Status(rawValue: row["status"]) ?? .error,
+                            failingRows: row["failing_rows"], message: row["message"])
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Pipeline
+
+/// An empty database with feedline's schema — feedline's own migrations, then the feeds' — held
+/// in memory, so pipeline files can be checked against the tables, columns and SQL a real
+/// database will have, before anything runs and without opening one (`feedline pipelines`).
+///
+/// Migrating a real (empty) database is the one way to know the schema exactly: views, columns
+/// added by later migrations and triggers included, and SQL prepared here prepares, or fails,
+/// as it will at run time. It takes a few milliseconds and is done once per process and schema.
+public final class StoreSchemaProbe: @unchecked Sendable {
+    /// `@unchecked Sendable`: GRDB's queue serialises every access.
+    private let queue: DatabaseQueue
+
+    /// Migrates a new in-memory database with feedline's migrations and `schema`'s.
+    public init(schema: FeedSchema) throws {
+        queue = try DatabaseQueue()
+        try FeedlineMigrations.migrator(with: schema.migrations).migrate(queue)
+    }
+
+    private static let cache = ProbeCache()
+
+    /// The probe for `schema`, migrated on first use and kept for the life of the process.
+    public static func shared(schema: FeedSchema) throws -> StoreSchemaProbe {
+        try cache.probe(for: schema)
+    }
+
+    /// Every table and view, sorted (SQLite's and GRDB's own left out).
+    public var relations: [String] {
+        (try? queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type IN ('table', 'view')
+                AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations' ORDER BY name
+                """)
+        }) ?? []
+    }
+
+    /// The columns of table or view `relation`, in order; nil when there is none.
+    public func columns(of relation: String) -> [String]? {
+        let columns = (try? queue.read { db in try CheckSQL.columns(of: relation, in: db) }) ?? []
+        return columns.isEmpty ? nil : columns
+    }
+
+    /// The columns that identify a row of `table` (primary key, else its first unique index);
+    /// empty for a view or a table with neither.
+    public func key(of table: String) -> [String] {
+        (try? queue.read { db in try CheckSQL.keyColumns(of: table, in: db) }) ?? []
+    }
+
+    /// Why `sql` cannot be a check's statement — it does not prepare, is more than one
+    /// statement, would write, or uses a parameter other than `:run_id` and `:pipeline` — or nil.
+    public func problem(withCheckSQL sql: String) -> String? {
+        do {
+            let names = try queue.read { db in try ReadOnlyDatabase.prepareOne(db, sql: sql, subject: "a check's SQL").names }
+            if let unknown = names.first(where: { !CheckEvaluator.sqlParameters.contains($0) }) {
+                return "uses :\(unknown); a check's SQL may use only :run_id and :pipeline."
+            }
+            return nil
+        } catch {
+            return Self.sentence(error)
+        }
+    }
+
+    /// Why `filter` is not a condition on the rows of `table` (a `where:`), or nil.
+    public func problem(withFilter filter: String, on table: String) -> String? {
+        problem(preparing: CheckSQL.filterProbe(filter, table: table))
+    }
+
+    /// Why a statement of `check` does not prepare against the schema, or nil.
+    public func problem(with check: DataCheck) -> String? {
+        let key = check.table.map(key(of:)) ?? []
+        for sql in CheckSQL.statements(check, keyColumns: key) {
+            if let problem = problem(preparing: sql) { return problem }
+        }
+        return nil
+    }
+
+    /// Why `sql` (a statement feedline built, its values bound as `?`) does not prepare as a
+    /// read-only statement, or nil.
+    private func problem(preparing sql: String) -> String? {
+        do {
+            let readOnly = try queue.read { db in try db.makeStatement(sql: sql).isReadonly }
+            return readOnly ? nil : "the statement would change the database."
+        } catch {
+            return Self.sentence(error)
+        }
+    }
+
+    private static func sentence(_ error: Error) -> String {
+        let text = (error as? ReadOnlyQueryError)?.message ?? ReadOnlyDatabase.describe(error)
+        return text.hasSuffix(".") ? text : text + "."
+    }
+}
+
+/// The probes made so far, by the identifiers of the migrations they were built from.
+private final class ProbeCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var probes: [String: StoreSchemaProbe] = [:]
+
+    func probe(for schema: FeedSchema) throws -> StoreSchemaProbe {
+        let key = schema.migrations.map { "\($0.identifier)\u{0}\($0.sqlite)" }.joined(separator: "\u{1}")
+        lock.lock()
+        defer { lock.unlock() }
+        if let probe = probes[key] { return probe }
+        let probe = try StoreSchemaProbe(schema: schema)
+        probes[key] = probe
+        return probe
+    }
+}
