@@ -17,7 +17,8 @@ import TestSupport
     struct Environment {
         let dir: TemporaryDirectory
         let out = TextSink(), err = TextSink(), logs = TextSink()
-        var variables: [String: String] = ["FEEDLINE_RETRY_BASE_MS": "1", "FEEDLINE_RETRY_CAP_MS": "5"]
+        /// Retries and rate-limit waits take milliseconds, so fault tests stay fast.
+        var variables: [String: String] = ["FEEDLINE_RETRY_BASE_MS": "1", "FEEDLINE_RETRY_CAP_MS": "5", "FEEDLINE_RATE_LIMIT_WAIT_MS": "5"]
         var base = URL(string: "http://127.0.0.1:9/")!  // nothing listens on the discard port
         var now = OpenAQFixtures.fetchedAt
 

@@ -41,6 +41,7 @@ import TestSupport
         var env = try EndToEndTests.Environment()
         env.variables["OPENWEATHER_API_KEY"] = EndToEndTests.key
         env.variables["FEEDLINE_FETCH_DEADLINE_MS"] = "3600000"
+        env.variables["FEEDLINE_RATE_LIMIT_WAIT_MS"] = nil  // the real minute: the clock here is virtual
         env.variables.merge(variables) { _, new in new }
         env.base = server
         let coordinates = (0..<count).map { i in "\"\(String(format: "%.4f", 37 + Double(i % 50) * 0.01)),\(String(format: "%.4f", 126.5 + Double(i / 50) * 0.01))\"" }
