@@ -50,7 +50,7 @@ extension Console {
         do { reader = try environment.existingStore(paths) } catch { return databaseOpenFailure(error, paths: paths) }
         // The same plans a run would make: placeholders expanded, resumed from the bookmarks.
         let plans = pipelines.map { p in
-            environment.plan(p, bookmarks: (try? reader?.bookmarks(pipeline: p.name)) ?? [:], stations: { try reader?.stationCoordinates() ?? [] })
+            environment.plan(p, bookmarks: (try? reader?.bookmarks(pipeline: p.name)) ?? [:], reader: reader)
         }
         var status = ExitStatus.success
         var entries: [Any] = []

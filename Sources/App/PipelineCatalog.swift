@@ -152,9 +152,9 @@ public struct PipelineCatalog: Sendable {
         }
         if let feed, var checkedSpec = spec, parametersValid {  // placeholders ({today}) checked as a real date
             checkedSpec.parameters = checkedSpec.parameters.map { p in
-                (p.name, p.values.map {
-                    $0 == AppEnvironment.stationsPlaceholder ? "37.5720,127.0050"  // a station's coordinates stand in
-                        : $0.replacingOccurrences(of: "{today}", with: "2024-01-01").replacingOccurrences(of: "{yesterday}", with: "2024-01-01")
+                (p.name, p.values.map { value in
+                    CoordinatePlaceholder.all.contains { $0.token == value } ? "37.5720,127.0050"  // a point stands in
+                        : value.replacingOccurrences(of: "{today}", with: "2024-01-01").replacingOccurrences(of: "{yesterday}", with: "2024-01-01")
                 })
             }
             do { _ = try feed.requests(for: checkedSpec) } catch let error as FeedError {

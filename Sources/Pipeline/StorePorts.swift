@@ -148,11 +148,13 @@ public protocol LedgerReading: Sendable {
     func checkResults(run: RunID) throws -> [CheckResult]
     /// Every monitoring station with coordinates, by name (empty when the station list was
     /// never loaded).
-    func stationCoordinates() throws -> [StationCoordinate]
+    func stationCoordinates() throws -> [NamedCoordinate]
+    /// Every place resolved by geocoding (the `place` table), by query (empty before any was).
+    func placeCoordinates() throws -> [NamedCoordinate]
 }
 
-/// Where a monitoring station stands (WGS84 degrees).
-public struct StationCoordinate: Sendable, Hashable {
+/// A named point (a monitoring station, a geocoded place), WGS84 degrees.
+public struct NamedCoordinate: Sendable, Hashable {
     public var name: String
     public var latitude: Double
     public var longitude: Double

@@ -28,13 +28,23 @@ extension SQLiteStore {
         try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM measurement WHERE station_name = ?)", arguments: [name]) ?? false }
     }
 
-    public func stationCoordinates() throws -> [StationCoordinate] {
+    public func stationCoordinates() throws -> [NamedCoordinate] {
         guard try hasTable("station") else { return [] }
         return try pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT name, latitude, longitude FROM station
                 WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY name
-                """).map { StationCoordinate(name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"]) }
+                """).map { NamedCoordinate(name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"]) }
+        }
+    }
+
+    public func placeCoordinates() throws -> [NamedCoordinate] {
+        guard try hasTable("place") else { return [] }
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT query, latitude, longitude FROM place
+                WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY query
+                """).map { NamedCoordinate(name: $0["query"], latitude: $0["latitude"], longitude: $0["longitude"]) }
         }
     }
 }

@@ -130,4 +130,20 @@ import TestSupport
         #expect(rate == "rate openweather: 650 calls a run; ≤ 60 a minute (paced; limit 60/minute); 15,600 a day (limit 32,258/day); "
                 + "468,000 a month (limit 1,000,000/month); pacing makes a run take about 10 min")
     }
+
+    @Test func aWindowTheServerSaysIsUsedUpHoldsTheNextCallUntilItResets() async throws {
+        let body = #"{"coord":{"lon":126.5,"lat":37},"list":[{"main":{"aqi":1},"components":{"co":1,"no":0,"no2":1,"o3":1,"so2":1,"pm2_5":1,"pm10":1,"nh3":1},"dt":1709701200}]}"#
+        let server = try FaultServer { seen in
+            // The first answer says the window has no calls left for 30 s.
+            seen.request.query["lat"] == "37.0000"
+                ? .respondWithHeaders(status: 200, contentType: "application/json", body: Data(body.utf8),
+                                      headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "30"])
+                : .respond(status: 200, contentType: "application/json", body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let run = try await runLive(2, server: server.baseURL)
+        defer { run.env.dir.remove() }
+        #expect(run.status == .success, "\(run.env.err.text)")
+        #expect(run.sent.count == 2 && run.sent[1].timeIntervalSince(run.sent[0]) == 30)
+    }
 }

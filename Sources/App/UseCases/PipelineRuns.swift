@@ -99,8 +99,7 @@ public struct PipelineRuns: Sendable {
         if mode == .live {
             // Each pipeline's requests are built once, here: the quota check and the run use the same.
             for pipeline in pipelines {
-                plans[pipeline.name] = environment.plan(pipeline, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:],
-                                                        stations: store.stationCoordinates)
+                plans[pipeline.name] = environment.plan(pipeline, bookmarks: (try? store.bookmarks(pipeline: pipeline.name)) ?? [:], reader: store)
             }
             liveFetcher = try environment.prepareLiveRun(pipelines.compactMap { plans[$0.name] }, base: fetcher, store: store)
         }
@@ -117,10 +116,10 @@ public struct PipelineRuns: Sendable {
             let report: RunReport
             switch mode {
             case .live:
-                var plan = plans[pipeline.name] ?? environment.plan(pipeline, bookmarks: [:], stations: store.stationCoordinates)
+                var plan = plans[pipeline.name] ?? environment.plan(pipeline, bookmarks: [:], reader: store)
                 // Another process may have moved the bookmarks between planning and the lock.
                 let bookmarks = (try? store.bookmarks(pipeline: pipeline.name)) ?? [:]
-                if bookmarks != plan.bookmarks { plan = environment.plan(pipeline, bookmarks: bookmarks, stations: store.stationCoordinates) }
+                if bookmarks != plan.bookmarks { plan = environment.plan(pipeline, bookmarks: bookmarks, reader: store) }
                 report = await runner.runLive(plan, fetcher: liveFetcher)
             case .fixtures, .replay:
                 do {
@@ -221,27 +220,43 @@ public struct PipelineRuns: Sendable {
 
 /// A live run of a pipeline, planned: placeholders expanded, resumed from its bookmarks, its
 /// first-page requests built. The quota check, `--dry-run` and the runner all use this one value.
-extension AppEnvironment {
-    /// The parameter value that stands for every AirKorea station's coordinates.
-    static let stationsPlaceholder = "{stations}"
+/// A parameter value that stands for a list of points the database knows.
+struct CoordinatePlaceholder: Sendable {
+    /// `{stations}`.
+    var token: String
+    /// "every AirKorea station".
+    var meaning: String
+    /// What to run first when the list is empty.
+    var remedy: String
+    var read: @Sendable (any LedgerReading) throws -> [NamedCoordinate]
 
+    /// `{stations}`: every AirKorea station of the station table; `{places}`: every place the
+    /// geocoding pipeline resolved (the place table). Each becomes `lat,lon` (four decimals).
+    static let all = [
+        CoordinatePlaceholder(token: "{stations}", meaning: "the coordinates of every AirKorea station",
+                              remedy: "run the airkorea-stations pipeline first", read: { try $0.stationCoordinates() }),
+        CoordinatePlaceholder(token: "{places}", meaning: "the coordinates of every place resolved by geocoding",
+                              remedy: "run the openweather-places pipeline first", read: { try $0.placeCoordinates() }),
+    ]
+}
+
+extension AppEnvironment {
     func feed(named source: String) -> (any Feed)? { feeds.first { $0.source == source } }
 
-    /// Plans a live run of `pipeline` now, from `bookmarks`. A parameter value `{stations}`
-    /// stands for every AirKorea station's coordinates (`lat,lon`, four decimals), read through
-    /// `stations` from the station table.
-    func plan(_ pipeline: PipelineDefinition, bookmarks: [String: String],
-              stations: (() throws -> [StationCoordinate])? = nil) -> PlannedRun {
+    /// Plans a live run of `pipeline` now, from `bookmarks`. A parameter value `{stations}` or
+    /// `{places}` (`CoordinatePlaceholder`) becomes the list of points `reader` holds.
+    func plan(_ pipeline: PipelineDefinition, bookmarks: [String: String], reader: (any LedgerReading)? = nil) -> PlannedRun {
         var resumed = Console.expandingPlaceholders(pipeline, now: clock())
-        if resumed.spec.parameters.contains(where: { $0.values.contains(Self.stationsPlaceholder) }) {
-            let known = (try? stations?()) ?? []
+        for placeholder in CoordinatePlaceholder.all
+        where resumed.spec.parameters.contains(where: { $0.values.contains(placeholder.token) }) {
+            let known = (try? reader.map(placeholder.read)) ?? []
             guard !known.isEmpty else {
                 return PlannedRun(pipeline: resumed, bookmarks: bookmarks, requests: .failure(FeedError(.invalidRequest, .terminal,
-                    "\(pipeline.file): \(Self.stationsPlaceholder) stands for the coordinates of every AirKorea station, but the database has no station list yet; run the airkorea-stations pipeline first.")))
+                    "\(pipeline.file): \(placeholder.token) stands for \(placeholder.meaning), but the database has none yet; \(placeholder.remedy).")))
             }
             let points = known.map { String(format: "%.4f,%.4f", $0.latitude, $0.longitude) }
             resumed.spec.parameters = resumed.spec.parameters.map { p in
-                (p.name, p.values.flatMap { $0 == Self.stationsPlaceholder ? points : [$0] })
+                (p.name, p.values.flatMap { $0 == placeholder.token ? points : [$0] })
             }
         }
         guard let feed = feed(named: pipeline.source) else {
