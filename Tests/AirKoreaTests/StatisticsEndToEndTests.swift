@@ -15,48 +15,8 @@ import TestSupport
     /// 2024-03-06 05:30 UTC (14:30 KST): after every fixture's times.
     static let now = Date(timeIntervalSince1970: 1_709_703_000)
 
-    /// A temporary working directory, a fixed clock, captured output and logs, and the standard
-    /// feeds with AirKorea pointed at `base`.
-    struct Environment {
-        let dir: TemporaryDirectory
-        let out = TextSink(), err = TextSink(), logs = TextSink()
-        var variables: [String: String] = ["FEEDLINE_RETRY_BASE_MS": "1", "FEEDLINE_RETRY_CAP_MS": "5"]
-        var base = URL(string: "http://127.0.0.1:9/")!  // nothing listens on the discard port
-
-        init() throws { dir = try TemporaryDirectory("airkorea-stats-e2e") }
-
-        var environment: AppEnvironment {
-            let logs = self.logs, out = self.out, err = self.err
-            var logger = Logger(label: "feedline-test") { _ in CapturingLogHandler(sink: logs) }
-            logger.logLevel = .trace
-            return AppEnvironment(
-                variables: variables, transport: URLSessionTransport(timeout: 5),
-                clock: { StatisticsEndToEndTests.now },
-                feeds: AppEnvironment.standardFeeds(variables: [
-                    "FEEDLINE_AIRKOREA_BASE_URL": base.absoluteString, "FEEDLINE_OPENWEATHER_BASE_URL": "http://127.0.0.1:9/",
-                    "FEEDLINE_CAREERNET_BASE_URL": "http://127.0.0.1:9/", "FEEDLINE_SARAMIN_BASE_URL": "http://127.0.0.1:9/",
-                ]),
-                workingDirectory: dir.url, output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
-        }
-
-        var database: URL { dir.path("feedline.sqlite") }
-        var feedline: Console { Console(environment: environment) }
-
-        func paths(pipelines: URL = FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")) -> Paths {
-            Paths(environment: environment, database: database.path, pipelines: pipelines.path,
-                  fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
-        }
-
-        func rows(_ sql: String) throws -> [[String]] {
-            let queue = try openForAssertions(database.path)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value!)" } }
-            }
-        }
-
-        func value(_ sql: String) throws -> String? { try rows(sql).first?.first }
-    }
+    /// The standard environment for end-to-end tests, with AirKorea pointed at `base`.
+    typealias Environment = FeedTestEnvironment
 
     static let pipelines = ["airkorea-stats-daily", "airkorea-stats-monthly", "airkorea-alerts"]
 
@@ -269,4 +229,9 @@ import TestSupport
         #expect(error.contains("Unsupported AirKorea service RltmKhaiInfoSvc/getMsrstnKhaiRltmDnsty"), "\(error)")
         #expect(try env.value("SELECT count(*) FROM pm_alert") == "0")
     }
+}
+
+extension FeedTestEnvironment {
+    /// A fresh environment for AirKorea's end-to-end tests, at the fixtures' clock.
+    init() throws { try self.init("airkorea-stats-e2e", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: StatisticsEndToEndTests.now) }
 }

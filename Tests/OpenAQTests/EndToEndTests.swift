@@ -12,53 +12,8 @@ import TestSupport
 /// tables → SQL; the published samples replayed; live runs against a loopback server that must
 /// receive the key in the X-API-Key header and must never see it come back.
 @Suite(.serialized) struct EndToEndTests {
-    /// A temporary working directory, a fixed clock (2024-03-06 05:30 UTC), captured output and
-    /// logs, and the standard feeds with OpenAQ pointed at `base`.
-    struct Environment {
-        let dir: TemporaryDirectory
-        let out = TextSink(), err = TextSink(), logs = TextSink()
-        /// Retries and rate-limit waits take milliseconds, so fault tests stay fast.
-        var variables: [String: String] = ["FEEDLINE_RETRY_BASE_MS": "1", "FEEDLINE_RETRY_CAP_MS": "5", "FEEDLINE_RATE_LIMIT_WAIT_MS": "5"]
-        var base = URL(string: "http://127.0.0.1:9/")!  // nothing listens on the discard port
-        var now = OpenAQFixtures.fetchedAt
-
-        init() throws { dir = try TemporaryDirectory("openaq-e2e") }
-
-        var environment: AppEnvironment {
-            let logs = self.logs, out = self.out, err = self.err, now = self.now
-            var logger = Logger(label: "feedline-test") { _ in CapturingLogHandler(sink: logs) }
-            logger.logLevel = .trace
-            return AppEnvironment(
-                variables: variables, transport: URLSessionTransport(timeout: 5),
-                clock: { now },
-                feeds: AppEnvironment.standardFeeds(variables: [
-                    "FEEDLINE_OPENAQ_BASE_URL": base.absoluteString, "FEEDLINE_AIRKOREA_BASE_URL": "http://127.0.0.1:9/",
-                    "FEEDLINE_CAREERNET_BASE_URL": "http://127.0.0.1:9/", "FEEDLINE_SARAMIN_BASE_URL": "http://127.0.0.1:9/",
-                    "FEEDLINE_OPENWEATHER_BASE_URL": "http://127.0.0.1:9/",
-                ]),
-                workingDirectory: dir.url, output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
-        }
-
-        var database: URL { dir.path("feedline.sqlite") }
-        var feedline: Console { Console(environment: environment) }
-
-        func paths(pipelines: URL = FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")) -> Paths {
-            Paths(environment: environment, database: database.path, pipelines: pipelines.path,
-                  fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
-        }
-
-        func writePipeline(_ name: String, _ yaml: String) throws -> URL { try dir.writePipeline(name, yaml) }
-
-        func rows(_ sql: String) throws -> [[String]] {
-            let queue = try openForAssertions(database.path)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value!)" } }
-            }
-        }
-
-        func value(_ sql: String) throws -> String? { try rows(sql).first?.first }
-    }
+    /// The standard environment for end-to-end tests, with OpenAQ pointed at `base`.
+    typealias Environment = FeedTestEnvironment
 
     // MARK: - Fixtures
 
@@ -425,4 +380,9 @@ import TestSupport
         #expect(server.requests.isEmpty)
         #expect((env.out.text + env.err.text).contains("OPENAQ_API_KEY"))
     }
+}
+
+extension FeedTestEnvironment {
+    /// A fresh environment for OpenAQ's end-to-end tests, at the fixtures' clock.
+    init() throws { try self.init("openaq-e2e", baseURLVariable: "FEEDLINE_OPENAQ_BASE_URL", now: OpenAQFixtures.fetchedAt) }
 }
