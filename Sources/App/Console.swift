@@ -114,7 +114,8 @@ public struct Console: Sendable {
         }
     }
 
-    /// Replaces `{today}` and `{yesterday}` in parameter values by dates in Asia/Seoul.
+    /// Replaces `{today}` and `{yesterday}` in parameter values by dates in Asia/Seoul, and
+    /// `{now}` by the current Unix second (an OpenWeather history `end`).
     static func expandingPlaceholders(_ pipeline: PipelineDefinition, now: Date) -> PipelineDefinition {
         let today = HourSlot(containing: now).date
         var copy = pipeline
@@ -122,6 +123,7 @@ public struct Console: Sendable {
             (p.name, p.values.map {
                 $0.replacingOccurrences(of: "{today}", with: today.description)
                     .replacingOccurrences(of: "{yesterday}", with: today.adding(days: -1).description)
+                    .replacingOccurrences(of: "{now}", with: String(Int64(now.timeIntervalSince1970)))
             })
         }
         return copy

@@ -155,6 +155,7 @@ public struct PipelineCatalog: Sendable {
                 (p.name, p.values.map { value in
                     CoordinatePlaceholder.all.contains { $0.token == value } ? "37.5720,127.0050"  // a point stands in
                         : value.replacingOccurrences(of: "{today}", with: "2024-01-01").replacingOccurrences(of: "{yesterday}", with: "2024-01-01")
+                            .replacingOccurrences(of: "{now}", with: "1893456000")
                 })
             }
             do { _ = try feed.requests(for: checkedSpec) } catch let error as FeedError {

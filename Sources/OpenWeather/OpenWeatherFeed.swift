@@ -114,6 +114,38 @@ public struct OpenWeatherFeed: Feed {
         }
     }
 
+    // MARK: - Resuming history
+
+    /// The bookmark a history load raises per location: the Unix second up to which its hours
+    /// are loaded (`history_37.5665,126.9780_through`).
+    public static func historyBookmark(latitude: Double, longitude: Double) -> String {
+        String(format: "history_%.4f,%.4f_through", latitude, longitude)
+    }
+
+    /// For `air-pollution-history`: `start` moves up to the oldest point every listed location's
+    /// history is loaded to, so a scheduled history pipeline (`end: "{now}"`) asks only for what
+    /// it does not have. A location without a bookmark (never loaded, or answered at other
+    /// coordinates) keeps the pipeline's `start` for all; the last loaded hour is asked again,
+    /// so `start` always stays before `end`. Other operations are left alone.
+    public func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec {
+        guard OpenWeatherEndpoint.named(spec.operation)?.answer == .airPollution(.history),
+              let startText = spec.parameters.first(where: { $0.name == "start" })?.values.first,
+              let start = Int64(startText.trimmingCharacters(in: .whitespaces)),
+              let endText = spec.parameters.first(where: { $0.name == "end" })?.values.first,
+              let end = Int64(endText.trimmingCharacters(in: .whitespaces)),
+              let locations = try? OpenWeatherLocation.locations(
+                lat: spec.parameters.first { $0.name == "lat" }?.values, lon: spec.parameters.first { $0.name == "lon" }?.values,
+                coordinates: spec.parameters.first { $0.name == "coordinates" }?.values, operation: spec.operation),
+              !locations.isEmpty else { return spec }
+        let through = locations.map { bookmarks[Self.historyBookmark(latitude: $0.latitude, longitude: $0.longitude)].flatMap { Int64($0) } }
+        guard through.allSatisfy({ $0 != nil }), let oldest = through.compactMap({ $0 }).min() else { return spec }
+        let resumed = min(max(start, oldest - 3600), end - 1)
+        guard resumed > start else { return spec }
+        var copy = spec
+        copy.parameters = spec.parameters.map { $0.name == "start" ? ("start", [String(resumed)]) : $0 }
+        return copy
+    }
+
     /// OpenWeather answers in one page: nil.
     public func request(_ request: FeedRequest, page: Int) -> FeedRequest? { nil }
 

@@ -22,7 +22,15 @@ public enum OpenWeatherTables {
     public static let schema = FeedSchema(
         migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL)],
         writers: [
-            RecordWriter(AirPollutionReading.self) { r, payload, tables in try tables.upsert(airPollution, row(r, payload: payload)) },
+            RecordWriter(AirPollutionReading.self) { r, payload, tables in
+                let outcome = try tables.upsert(airPollution, row(r, payload: payload))
+                // A history hour loaded: the location's history is in up to the hour's end.
+                if r.kind == .history {
+                    try tables.raiseBookmark(OpenWeatherFeed.historyBookmark(latitude: r.latitude, longitude: r.longitude),
+                                             toAtLeast: Int64(r.observedAt.timeIntervalSince1970) + 3600)
+                }
+                return outcome
+            },
             RecordWriter(CurrentWeather.self) { w, payload, tables in try write(w, payload: payload, to: tables) },
         ])
 
