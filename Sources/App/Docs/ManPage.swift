@@ -219,8 +219,11 @@ enum ManPage {
     .B FEEDLINE_DB, FEEDLINE_PIPELINES, FEEDLINE_FIXTURES, FEEDLINE_ARCHIVE, FEEDLINE_QUERIES
     Paths (flags take precedence; both over the home's feedline.yaml).
     .TP
-    .B AIRKOREA_SERVICE_KEY, CAREERNET_API_KEY, SARAMIN_ACCESS_KEY
+    .B AIRKOREA_SERVICE_KEY, CAREERNET_API_KEY, SARAMIN_ACCESS_KEY, OPENWEATHER_API_KEY, OPENAQ_API_KEY
     API keys for live runs; never logged or stored.
+    .TP
+    .B FEEDLINE_RATE_LIMIT_WAIT_MS
+    The wait after a rate-limit answer (HTTP 429) that does not say how long (default 60000); the call is retried once, then the run stops with exit 75.
     .TP
     .B FEEDLINE_PROGRESS
     Set to 0 to turn off the progress line shown when standard error is a terminal.
