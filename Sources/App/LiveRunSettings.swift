@@ -65,7 +65,10 @@ extension AppEnvironment {
     /// The innermost live fetcher (key at send time, HTTP, archive under `paths.archive`); a live
     /// run wraps it with `LiveRunSettings.fetcher` (through `prepareLiveRun`, or backfill's plan).
     func makeLiveFetcher(paths: Paths) -> LiveFetcher {
-        LiveFetcher(transport: transport, environment: variables, archive: PayloadArchive(root: paths.archive), clock: clock, pacer: pacer)
+        var fetcher = LiveFetcher(transport: transport, environment: variables, archive: PayloadArchive(root: paths.archive), clock: clock, pacer: pacer)
+        let bySource = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        fetcher.httpErrors = { request, status, body in bySource[request.source]?.httpError(status: status, body: body, context: request.displayURL) }
+        return fetcher
     }
 
     /// Reads the run-control settings, checks that the first pages of every planned run fit in

@@ -14,6 +14,8 @@ public struct LiveFetcher: PayloadFetching {
     /// Told when a provider says its window is used up (`x-ratelimit-remaining: 0`, a 429 with
     /// `Retry-After`), so every later call of the feed waits for the window.
     public var pacer: RatePacer?
+    /// The feed's own reading of a non-2xx body (`Feed.httpError`), by source.
+    public var httpErrors: @Sendable (FeedRequest, Int, Data) -> FeedError? = { _, _, _ in nil }
 
     public init(transport: any HTTPTransport, environment: [String: String], archive: PayloadArchive, clock: @escaping @Sendable () -> Date,
                 pacer: RatePacer? = nil) {
@@ -63,6 +65,18 @@ public struct LiveFetcher: PayloadFetching {
             response = try await transport.get(url, headers: headers)
         } catch {
             throw FeedError(.transport, .transient, clean("The request failed: \(Self.describe(error))"), context: request.displayURL)
+        }
+        if !(200..<300).contains(response.status), !response.body.isEmpty,
+           var typed = httpErrors(request, response.status, scrubber?.scrub(response.body) ?? response.body) {
+            // The feed read the body: its sentence, with what the status adds about waiting.
+            typed.message = clean(typed.message)
+            typed.context = request.displayURL
+            if response.status == 429 {
+                typed.isRateLimited = true
+                typed.retryAfter = response.retryAfter ?? typed.retryAfter
+                if let wait = typed.retryAfter { pacer?.pause(request.source, until: clock().addingTimeInterval(wait)) }
+            }
+            throw typed
         }
         if response.status == 429 {
             let wait = response.retryAfter

@@ -103,3 +103,45 @@ enum OpenAQAPIError {
                          isRateLimited: code.status == 429)
     }
 }
+
+extension OpenAQFeed {
+    /// A non-2xx answer read as OpenAQ words it: `{"detail": "…"}`, `{"message": "…"}` or a
+    /// validation list `{"detail": [{"loc": […], "msg": "…"}]}`; a body that is none of these
+    /// (an HTML gateway page) is typed by its status alone.
+    public func httpError(status: Int, body: Data, context: String) -> FeedError? {
+        let said = try? JSONDecoder().decode(OpenAQErrorBody.self, from: body)
+        return OpenAQAPIError.error(status: status, text: said?.text ?? "", validationItems: said?.validation ?? false, context: context)
+    }
+}
+
+/// The words of an OpenAQ error body.
+struct OpenAQErrorBody: Decodable {
+    var text: String
+    var validation = false
+
+    private enum Key: String, CodingKey { case detail, message }
+    private struct Item: Decodable {
+        var loc: [LocPart]?
+        var msg: String?
+    }
+    /// A `loc` entry: a field name or a list index.
+    private struct LocPart: Decodable {
+        var text: String
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            text = (try? value.decode(String.self)) ?? (try? value.decode(Int.self)).map(String.init) ?? "?"
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        if let detail = try? c.decode(String.self, forKey: .detail) {
+            text = detail
+        } else if let items = try? c.decode([Item].self, forKey: .detail) {
+            validation = true
+            text = items.map { item in ((item.loc ?? []).map(\.text).joined(separator: ".")) + ": " + (item.msg ?? "") }.joined(separator: "; ")
+        } else {
+            text = try c.decode(String.self, forKey: .message)
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import FeedCore
 import Pipeline
 
@@ -63,5 +64,31 @@ enum OpenWeatherAPIError {
         // 429 is the per-minute window (or the month's calls): waited for once, never looped.
         return FeedError(.api(code: n.map(String.init) ?? codText ?? "", name: code?.name ?? "API_ERROR"), retryability, sentence, context: context,
                          isRateLimited: n == 429)
+    }
+}
+
+extension OpenWeatherFeed {
+    /// A non-2xx answer read as OpenWeather words it (`{"cod": 401, "message": "…"}`, `cod` a
+    /// number or a string); nil for a body that is not such an object (the status says it all).
+    public func httpError(status: Int, body: Data, context: String) -> FeedError? {
+        guard let said = try? JSONDecoder().decode(OpenWeatherErrorBody.self, from: body) else { return nil }
+        return OpenWeatherAPIError.error(cod: said.cod ?? String(status), message: said.message, context: context)
+    }
+}
+
+/// `cod` and `message` of an OpenWeather error body.
+struct OpenWeatherErrorBody: Decodable {
+    var cod: String?
+    var message: String?
+
+    private enum Key: String, CodingKey { case cod, message }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        cod = (try? c.decode(String.self, forKey: .cod)) ?? (try? c.decode(Int.self, forKey: .cod)).map(String.init)
+        message = try? c.decode(String.self, forKey: .message)
+        guard cod != nil || message != nil else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "neither cod nor message"))
+        }
     }
 }

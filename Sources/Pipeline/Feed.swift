@@ -75,11 +75,19 @@ public protocol Feed: Sendable {
 
     /// The tables this feed's records go to: its migrations and a writer per record type.
     var schema: FeedSchema { get }
+
+    /// The typed error for a non-2xx answer whose body says what went wrong (OpenWeather's
+    /// `{"cod":401,…}`, OpenAQ's `{"detail":…}`), or nil to let the fetch stage describe the
+    /// status alone. `context` is the redacted URL.
+    func httpError(status: Int, body: Data, context: String) -> FeedError?
 }
 
 extension Feed {
     /// No daily limit unless the feed declares one.
     public var dailyCallLimit: Int? { nil }
+
+    /// The status alone describes a non-2xx answer unless the feed reads its body.
+    public func httpError(status: Int, body: Data, context: String) -> FeedError? { nil }
 
     /// No rate limit unless the feed declares one.
     public var rateLimits: [RateLimit] { [] }

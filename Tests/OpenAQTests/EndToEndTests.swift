@@ -341,7 +341,9 @@ import TestSupport
         #expect(server.requests.count == 1, "a terminal error is not retried")
         #expect(try env.value("SELECT count(*) FROM openaq_location") == "0")
         #expect(try env.value("SELECT status FROM run") == "failed")
-        #expect(try env.value("SELECT error FROM run")?.contains("HTTP 401") == true)
+        // The body is read as OpenAQ words it, not only its status.
+        let error = try #require(try env.value("SELECT error FROM run"))
+        #expect(error.contains("OpenAQ answered with error 401") && error.contains("Invalid credentials"), "\(error)")
         #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
     }
 

@@ -189,6 +189,9 @@ import TestSupport
         #expect(server.requests.count == 1, "a terminal error is not retried, and the second location is not fetched")
         #expect(try env.value("SELECT count(*) FROM openweather_air_pollution") == "0")
         #expect(try env.value("SELECT status FROM run") == "failed")
+        // The HTTP 401's body is read as OpenWeather words it.
+        let error = try #require(try env.value("SELECT error FROM run"))
+        #expect(error.contains("OpenWeather answered with error 401") && error.contains("Invalid API key"), "\(error)")
         #expect(leftBehind(env).range(of: Data("OWSENTINEL".utf8)) == nil)
     }
 
