@@ -30,7 +30,10 @@ import TestSupport
             defer { lock.withLock { finishedThreads += 1 } }
             var config = Configuration()
             config.readonly = true
-            config.busyMode = .immediateError
+            // As `feedline query` opens a database: read-only, waiting up to its default busy
+            // timeout (5 s). Opening can meet a writer's exclusive moment (the WAL checkpoint as
+            // the loading process closes); reads themselves never wait in WAL mode.
+            config.busyMode = .timeout(5)
             let queue: DatabaseQueue
             do { queue = try DatabaseQueue(path: database.path, configuration: config) } catch {
                 lock.withLock { errors.append("open: \(error)") }
