@@ -26,7 +26,7 @@ enum OpenWeatherAPIError {
     }
 
     static let codes: [Int: Code] = [
-        400: Code(name: "BAD_REQUEST", meaning: "a request parameter is missing or wrong (a coordinate out of range, a start after the end …); fix the pipeline's parameters",
+        400: Code(name: "BAD_REQUEST", meaning: "a request parameter is missing or wrong (a coordinate out of range, a start after the end, an empty q …); fix the pipeline's parameters",
                   retryability: .terminal),
         401: Code(name: "INVALID_API_KEY", meaning: "the appid key is missing, wrong, not yet active or not allowed for this API; check OPENWEATHER_API_KEY",
                   retryability: .terminal),

@@ -16,4 +16,14 @@ extension DiagnosticCode {
     /// Two entries of one `list` carry the same `dt`: the first is kept, the later skipped
     /// (`duplicate-time`).
     public static let duplicateTime = DiagnosticCode("duplicate-time")
+    /// A geocoding answer is an empty list: nothing matched the `q`, so no place is stored
+    /// (`place-not-found`).
+    public static let placeNotFound = DiagnosticCode("place-not-found")
+    /// A geocoding answer came without its request (a fixture, a bare file) and does not name
+    /// the `q` given for it, so it is stored under its own name and country
+    /// (`query-from-answer`).
+    public static let queryFromAnswer = DiagnosticCode("query-from-answer")
+    /// A geocoding answer lists more than one place (a file fetched with a larger `limit`):
+    /// the first, the best match, is kept (`extra-places`).
+    public static let extraPlaces = DiagnosticCode("extra-places")
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// One OpenWeather call feedline makes: its operation name and aliases, its path below the API
 /// root, the parameters it takes besides the location, and what its answer holds. Adding a
-/// call adds a value here, nothing else.
+/// call at a location adds a value here, nothing else; `geocode` (place names, not
+/// locations) builds its requests and reads its answers on its own path (`OpenWeatherFeed`,
+/// `GeocodingDecoder`).
 struct OpenWeatherEndpoint: Sendable, Hashable {
     /// Canonical operation name, used in pipelines, the archive and the ledger.
     let operation: String
@@ -10,16 +12,20 @@ struct OpenWeatherEndpoint: Sendable, Hashable {
     let aliases: [String]
     /// Path below the API root (`data/2.5/air_pollution`).
     let path: String
-    /// Parameters accepted besides the location (`lat`/`lon` or `coordinates`).
+    /// Parameters accepted besides the location (`lat`/`lon` or `coordinates`); for `geocode`,
+    /// the parameters it takes instead of one.
     let parameters: [String]
     /// Parameters that must be given.
     let required: [String]
-    /// What the answer holds: an air pollution `list` of this kind, or current weather.
+    /// What the answer holds: an air pollution `list` of this kind, current weather, or the
+    /// places a name stands for.
     let answer: Answer
 
     enum Answer: Sendable, Hashable {
         case airPollution(AirPollutionKind)
         case weather
+        /// A JSON array of places (`[{"name","local_names","lat","lon","country","state"}]`).
+        case places
     }
 
     static let airPollution = OpenWeatherEndpoint(
@@ -35,7 +41,12 @@ struct OpenWeatherEndpoint: Sendable, Hashable {
         operation: "current-weather", aliases: ["weather", "weather-current"],
         path: "data/2.5/weather", parameters: ["units", "lang"], required: [], answer: .weather)
 
-    static let all = [airPollution, airPollutionForecast, airPollutionHistory, weather]
+    /// Geocoding API, direct: the best match for a place name (`q`, with `limit=1`).
+    static let geocode = OpenWeatherEndpoint(
+        operation: "geocode", aliases: ["geocoding", "geo/1.0/direct", "geocode-direct", "direct-geocoding"],
+        path: "geo/1.0/direct", parameters: ["q"], required: ["q"], answer: .places)
+
+    static let all = [airPollution, airPollutionForecast, airPollutionHistory, weather, geocode]
 
     /// The endpoint `name` designates (canonical name or alias, case-insensitive), or nil.
     static func named(_ name: String) -> OpenWeatherEndpoint? {

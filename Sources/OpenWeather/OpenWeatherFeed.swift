@@ -3,7 +3,8 @@ import Foundation
 import Pipeline
 
 /// OpenWeather (`api.openweathermap.org`): air pollution now, ahead and in the past, and the
-/// current weather, at the coordinates a pipeline lists — one call per location, JSON only.
+/// current weather, at the coordinates a pipeline lists — one call per location, JSON only —
+/// and the coordinates of place names (Geocoding API), resolved once and kept.
 ///
 /// Operations (aliases in parentheses):
 /// - `air-pollution` (`air_pollution`, `air-pollution-current`): `/data/2.5/air_pollution`
@@ -12,11 +13,18 @@ import Pipeline
 ///   with `start` and `end` (Unix seconds, UTC; data from 2020-11-27)
 /// - `current-weather` (`weather`): `/data/2.5/weather`, with optional `units`
 ///   (`standard`, `metric`, `imperial`) and `lang`
+/// - `geocode` (`geocoding`, `geo/1.0/direct`): `/geo/1.0/direct?q=…&limit=1`, one call per
+///   place name in `q` (`"Jongno-gu,KR"`: a name, then optionally a state code and an ISO 3166
+///   country code); the best match goes to the `place` table under the `q` it answers. Each
+///   place stored raises the pipeline's bookmark `place_<q>` (`placeBookmark`), and `resuming`
+///   leaves out every `q` that has one: a name is asked once, and a run whose names are all
+///   resolved makes no call at all.
 ///
-/// Locations: `lat` and `lon` (one value each, or two lists paired in order — not crossed), or
-/// `coordinates`, a list of `"lat,lon"` strings. The key, `OPENWEATHER_API_KEY`, is sent as the
-/// `appid` query parameter by the live transport; it is never part of a request, so archived
-/// URLs, logs and errors show `appid=REDACTED`.
+/// Locations (every operation but `geocode`): `lat` and `lon` (one value each, or two lists
+/// paired in order — not crossed), or `coordinates`, a list of `"lat,lon"` strings. The key,
+/// `OPENWEATHER_API_KEY`, is sent as the `appid` query parameter by the live transport (for
+/// every operation); it is never part of a request, so archived URLs, logs and errors show
+/// `appid=REDACTED`.
 ///
 /// Limits: the free plan allows 1,000,000 calls a month and 60 a minute. `dailyCallLimit` is
 /// the month spread over its longest length (1,000,000 ÷ 31 = 32,258 a day). feedline counts
@@ -52,7 +60,7 @@ public struct OpenWeatherFeed: Feed {
         self.baseURL = baseURL
     }
 
-    /// The four canonical operation names.
+    /// The five canonical operation names.
     public var operations: [String] { OpenWeatherEndpoint.all.map(\.operation) }
 
     /// Where the key goes: the `appid` query parameter, filled by the live transport from
@@ -63,6 +71,15 @@ public struct OpenWeatherFeed: Feed {
 
     /// The canonical name of the operation `name` designates (canonical or alias), or nil.
     public func canonicalOperation(_ name: String) -> String? { OpenWeatherEndpoint.named(name)?.operation }
+
+    /// The bookmark saying `query` (a `q` of `geocode`, trimmed) has been resolved: the Unix
+    /// second it was, raised by the `place` writer (`OpenWeatherTables`) and read back by
+    /// `resuming`.
+    public static func placeBookmark(query: String) -> String { "place_\(query)" }
+
+    /// The parameter `resuming` adds to a `geocode` spec: the `q` values it left out because
+    /// they were resolved before. A `q` list emptied this way makes no request (and no error).
+    public static let resolvedParameter = "resolved"
 
     // MARK: - Requests
 
@@ -77,6 +94,7 @@ public struct OpenWeatherFeed: Feed {
         guard spec.format == .json else {
             throw FeedError(.invalidRequest, .terminal, "OpenWeather's \(endpoint.operation) is read as JSON only; set format: json.")
         }
+        if endpoint.answer == .places { return try placeRequests(spec, endpoint: endpoint) }
         var lat: [String]?, lon: [String]?, coordinates: [String]?
         var others: [QueryItem] = []
         for (name, values) in spec.parameters {
@@ -114,6 +132,15 @@ public struct OpenWeatherFeed: Feed {
         }
     }
 
+    // MARK: - Resuming
+
+    /// A run's spec given the pipeline's bookmarks: history starts where every location's
+    /// history ends (`resumingHistory`), geocoding leaves out the names already resolved
+    /// (`resumingPlaces`); other operations are left alone.
+    public func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec {
+        resumingPlaces(resumingHistory(spec, bookmarks: bookmarks), bookmarks: bookmarks)
+    }
+
     // MARK: - Resuming history
 
     /// The bookmark a history load raises per location: the Unix second up to which its hours
@@ -126,8 +153,8 @@ public struct OpenWeatherFeed: Feed {
     /// history is loaded to, so a scheduled history pipeline (`end: "{now}"`) asks only for what
     /// it does not have. A location without a bookmark (never loaded, or answered at other
     /// coordinates) keeps the pipeline's `start` for all; the last loaded hour is asked again,
-    /// so `start` always stays before `end`. Other operations are left alone.
-    public func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec {
+    /// so `start` always stays before `end`.
+    func resumingHistory(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec {
         guard OpenWeatherEndpoint.named(spec.operation)?.answer == .airPollution(.history),
               let startText = spec.parameters.first(where: { $0.name == "start" })?.values.first,
               let start = Int64(startText.trimmingCharacters(in: .whitespaces)),
@@ -144,6 +171,70 @@ public struct OpenWeatherFeed: Feed {
         var copy = spec
         copy.parameters = spec.parameters.map { $0.name == "start" ? ("start", [String(resumed)]) : $0 }
         return copy
+    }
+
+    /// `geocode`: one request per `q` value, in the order listed (`q`, then `limit=1`). A `q`
+    /// that `resuming` emptied (every name resolved, named in `resolved`) gives no request; a
+    /// `q` missing or empty otherwise, an empty or repeated name, or a location is refused.
+    private func placeRequests(_ spec: SourceSpec, endpoint: OpenWeatherEndpoint) throws -> [FeedRequest] {
+        func refuse(_ message: String) -> FeedError { FeedError(.invalidRequest, .terminal, message) }
+        let example = "e.g. q: [\"Jongno-gu,KR\", \"Gangnam-gu,KR\"] (a place name, then an ISO 3166 country code)"
+        var names: [String]?
+        var resolved: [String] = []
+        for (name, values) in spec.parameters {
+            switch name {
+            case "q": names = (names ?? []) + values
+            case Self.resolvedParameter: resolved += values
+            case "appid":
+                throw refuse("The parameter appid must not be written in a pipeline: the key comes from \(credentialVariable).")
+            case "lat", "lon", "coordinates":
+                throw refuse("\(endpoint.operation) finds the coordinates of place names: give the names in q (\(example)), not \(name).")
+            case "limit":
+                throw refuse("\(endpoint.operation) keeps the best match of each name only, so it always sends limit=1; remove limit.")
+            default:
+                throw refuse("The parameter \(name) is not accepted by \(endpoint.operation); it accepts q, the place names to resolve (\(example)).")
+            }
+        }
+        guard let names else {
+            throw refuse("\(endpoint.operation) needs q, the place names to resolve (\(example)).")
+        }
+        var seen: Set<String> = []
+        let queries = try names.map { raw in
+            let q = raw.trimmingCharacters(in: .whitespaces)
+            guard !q.isEmpty else { throw refuse("The q of \(endpoint.operation) lists an empty place name; \(example).") }
+            guard seen.insert(q.lowercased()).inserted else {
+                throw refuse("The place name “\(q)” is listed twice in the q of \(endpoint.operation); list each name once.")
+            }
+            return q
+        }
+        guard !queries.isEmpty || !resolved.isEmpty else {
+            throw refuse("The q of \(endpoint.operation) lists no place name; \(example).")
+        }
+        return queries.map { q in
+            FeedRequest(source: source, operation: endpoint.operation, baseURL: baseURL.appendingPathComponent(endpoint.path),
+                        query: [QueryItem("q", q), QueryItem("limit", "1")], format: .json, credential: credential)
+        }
+    }
+
+    /// For `geocode`: leaves out of `q` every name whose `placeBookmark` is set (it was
+    /// resolved and stored by an earlier run of the pipeline) and names them in `resolved`, so
+    /// the request list shrinks to the names still unknown — to none when all are known.
+    func resumingPlaces(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec {
+        guard OpenWeatherEndpoint.named(spec.operation)?.answer == .places,
+              let index = spec.parameters.firstIndex(where: { $0.name == "q" }) else { return spec }
+        func isResolved(_ raw: String) -> Bool {
+            let q = raw.trimmingCharacters(in: .whitespaces)
+            guard !q.isEmpty, let value = bookmarks[Self.placeBookmark(query: q)],
+                  let seconds = Int64(value.trimmingCharacters(in: .whitespaces)) else { return false }
+            return seconds > 0
+        }
+        let values = spec.parameters[index].values
+        let done = values.filter(isResolved)
+        guard !done.isEmpty else { return spec }
+        var resumed = spec
+        resumed.parameters[index] = ("q", values.filter { !isResolved($0) })
+        resumed.parameters.append((Self.resolvedParameter, done.map { $0.trimmingCharacters(in: .whitespaces) }))
+        return resumed
     }
 
     /// OpenWeather answers in one page: nil.
@@ -187,29 +278,40 @@ public struct OpenWeatherFeed: Feed {
 
     /// `air-pollution` for an air pollution answer (`coord` and `list`; whether it is current,
     /// forecast or history the decoder works out), `current-weather` for a current weather answer
-    /// (`weather`, `main`, `coord`/`dt`), and `air-pollution` for an OpenWeather error answer
-    /// (`cod` and `message`), whose decoder raises the typed error. nil otherwise.
+    /// (`weather`, `main`, `coord`/`dt`), `geocode` for a geocoding answer (a JSON array, empty
+    /// or of places with `lat` and `lon` and a `name`, `country` or `local_names`), and
+    /// `air-pollution` for an OpenWeather error answer (`cod` and `message`), whose decoder raises
+    /// the typed error. nil otherwise.
     public func recognise(head: Data, format: PayloadFormat) -> String? {
         guard (PayloadArchive.sniffFormat(head) ?? format) == .json else { return nil }
         let text = String(decoding: head, as: UTF8.self)
         func has(_ key: String) -> Bool { text.contains("\"\(key)\"") }
+        let start = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
+        if start.first == "[" {
+            let isEmpty = start.dropFirst().drop(while: \.isWhitespace).first == "]"
+            let isPlace = has("lat") && has("lon") && (has("name") || has("country") || has("local_names"))
+            return isEmpty || isPlace ? OpenWeatherEndpoint.geocode.operation : nil
+        }
         if has("list") && (has("coord") || has("components") || has("aqi")) { return OpenWeatherEndpoint.airPollution.operation }
         if has("weather") && has("main") && (has("coord") || has("dt")) { return OpenWeatherEndpoint.weather.operation }
         if has("cod") && has("message") && !has("list") { return OpenWeatherEndpoint.airPollution.operation }
         return nil
     }
 
-    /// Decodes an answer of any of the four operations.
+    /// Decodes an answer of any of the five operations.
     ///
     /// The operation comes from the request (or the archive's record of it); without one (a
     /// fixture, a bare file) from the bytes, and an air pollution answer's kind from the file
     /// name or the entries (`AirPollutionMapping.inferredKind`). Weather units come from the
-    /// request's `units`, else the pipeline's (`context.fallbackParameters`), else `standard`.
+    /// request's `units`, else the pipeline's (`context.fallbackParameters`), else `standard`. A
+    /// geocoding answer is read by `GeocodingDecoder`, under the request's `q` (else the
+    /// pipeline's, when the answer names that place; else its own name and country).
     ///
     /// Throws `FeedError`: `.api` for error answers (`cod` 401, 404, 429 …), `.malformed` for
     /// malformed or truncated documents and for answers that are not what was asked,
     /// `.invalidRequest` for units that are none of OpenWeather's. An empty `list` is not an
-    /// error. Nothing is delivered before the whole answer has been read.
+    /// error, and an empty geocoding answer is a `place-not-found` diagnostic naming the `q`.
+    /// Nothing is delivered before the whole answer has been read.
     public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
         let request = payload.request ?? context.request
         let origin = request?.displayURL ?? payload.file.lastPathComponent
@@ -220,6 +322,17 @@ public struct OpenWeatherFeed: Feed {
                                 context: origin)
             }
             expected = endpoint
+        }
+        if expected?.answer == .places {
+            let query: GeocodingDecoder.Query
+            if let asked = request?.parameter("q") {
+                query = .asked(asked)
+            } else if let fallback = context.fallbackParameters["q"]?.trimmingCharacters(in: .whitespaces), !fallback.isEmpty {
+                query = .fallback(fallback)
+            } else {
+                query = .unknown
+            }
+            return try GeocodingDecoder(origin: origin).decode(file: payload.file, query: query, resolvedAt: payload.fetchedAt, into: &sink)
         }
         let kind: OpenWeatherDecoder.KindSource
         // A request's operation is what was fetched; a bare file's recognised `air-pollution`
@@ -246,8 +359,10 @@ public struct OpenWeatherFeed: Feed {
         let decoder = OpenWeatherDecoder(origin: origin, requested: requested)
         // Only a request says what must come back: a recognised bare file may hold either answer.
         let answer: OpenWeatherEndpoint.Answer? = request == nil ? nil : expected.map { endpoint in
-            if case .airPollution = endpoint.answer { return .airPollution(.current) }
-            return .weather
+            switch endpoint.answer {
+            case .airPollution: .airPollution(.current)
+            case .weather, .places: endpoint.answer
+            }
         }
         return try decoder.decode(file: payload.file, expected: answer, kind: kind, units: units, into: &sink)
     }

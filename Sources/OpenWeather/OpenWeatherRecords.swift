@@ -156,3 +156,35 @@ public struct CurrentWeather: LoadableRecord {
     /// follows it).
     public var observedSlot: HourSlot? { HourSlot(containing: observedAt) }
 }
+
+// MARK: - Geocoding
+
+/// A place name resolved by the Geocoding API (`/geo/1.0/direct?q=…&limit=1`): the best match,
+/// kept under the `q` it answers. Produced by `OpenWeatherFeed.decode` (`GeocodingDecoder`);
+/// stored in `place` by `OpenWeatherTables`, which raises the pipeline's `place_<q>` bookmark
+/// so the name is not asked again.
+///
+/// Natural key: query.
+public struct GeocodedPlace: LoadableRecord {
+    /// The `q` asked, trimmed (`Jongno-gu,KR`).
+    public var query: String
+    /// `name`: OpenWeather's name of the place (`Jongno-gu`).
+    public var name: String?
+    /// `local_names.ko`: its Korean name, when the answer has one (`종로구`).
+    public var localNameKo: String?
+    /// `country`: ISO 3166 country code (`KR`).
+    public var country: String?
+    /// `state`: the state or province, when the answer names one.
+    public var state: String?
+    /// `lat`, `lon`: degrees north (−90…90) and east (−180…180).
+    public var latitude: Double
+    public var longitude: Double
+    /// When the answer was fetched (for a fixture or a bare file: when it was read).
+    public var resolvedAt: Date
+
+    public init(query: String, name: String?, localNameKo: String?, country: String?, state: String?,
+                latitude: Double, longitude: Double, resolvedAt: Date) {
+        self.query = query; self.name = name; self.localNameKo = localNameKo; self.country = country; self.state = state
+        self.latitude = latitude; self.longitude = longitude; self.resolvedAt = resolvedAt
+    }
+}

@@ -12,15 +12,23 @@ import Pipeline
 /// - `openweather_weather`: one row per location × observation time, temperatures in °C and
 ///   wind in m/s whatever units the request used (`units` and `temperature_as_delivered` keep
 ///   what came); `openweather_weather_condition` holds every entry of `weather[]` in order.
+/// - `place` (migration `openweather-v2-place`): one row per place name resolved by geocoding
+///   (key `query`, the `q` as asked), with its coordinates; each row written raises the run's
+///   pipeline bookmark `place_<query>` (Unix seconds of `resolved_at`) through
+///   `TableWriting.raiseBookmark`, which `OpenWeatherFeed.resuming` reads back so the name is
+///   never asked again.
 ///
 /// Locations are the answer's `coord` (else the requested point); times are UTC ISO-8601.
 public enum OpenWeatherTables {
     /// The migration identifier; never edited once released.
     public static let migrationIdentifier = "openweather-v1-air-pollution-and-weather"
+    /// The second migration (the `place` table); never edited once released.
+    public static let placeMigrationIdentifier = "openweather-v2-place"
 
-    /// The feed's migrations and writers, registered with the feed.
+    /// The feed's migrations (in order) and writers, registered with the feed.
     public static let schema = FeedSchema(
-        migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL)],
+        migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL),
+                     SchemaMigration(placeMigrationIdentifier, sqlite: placeMigrationSQL)],
         writers: [
             RecordWriter(AirPollutionReading.self) { r, payload, tables in
                 let outcome = try tables.upsert(airPollution, row(r, payload: payload))
@@ -32,6 +40,12 @@ public enum OpenWeatherTables {
                 return outcome
             },
             RecordWriter(CurrentWeather.self) { w, payload, tables in try write(w, payload: payload, to: tables) },
+            RecordWriter(GeocodedPlace.self) { p, payload, tables in
+                let outcome = try tables.upsert(place, row(p, payload: payload))
+                try tables.raiseBookmark(OpenWeatherFeed.placeBookmark(query: p.query),
+                                         toAtLeast: Int64(p.resolvedAt.timeIntervalSince1970.rounded(.down)))
+                return outcome
+            },
         ])
 
     // MARK: - Air pollution
@@ -82,6 +96,22 @@ public enum OpenWeatherTables {
         let children = w.conditions.map { c in RowValues([StoreValue(c.id), StoreValue(c.main), StoreValue(c.description), StoreValue(c.icon)]) }
         if try tables.replaceChildren(conditions, parent: parent, rows: children), result == .unchanged { result = .updated }
         return result
+    }
+
+    // MARK: - Places
+
+    /// A place is resolved once: an answer that repeats it with only a later fetch time changes
+    /// nothing (`resolved_at` is written with a change, never compared).
+    static let place = UpsertTable(
+        table: "place",
+        columns: ["query", "name", "local_name_ko", "country", "state", "latitude", "longitude", "resolved_at", "payload_sha256"],
+        key: ["query"], ignoredInComparison: ["payload_sha256", "resolved_at"])
+
+    static func row(_ p: GeocodedPlace, payload: RawPayload?) -> RowValues {
+        var row = RowValues(capacity: place.columns.count)
+        row.append(p.query); row.append(p.name); row.append(p.localNameKo); row.append(p.country); row.append(p.state)
+        row.append(.real(p.latitude)); row.append(.real(p.longitude)); row.append(iso8601UTC(p.resolvedAt)); row.append(payload?.sha256)
+        return row
     }
 
     // MARK: - Migration
@@ -180,6 +210,26 @@ public enum OpenWeatherTables {
             PRIMARY KEY (latitude, longitude, observed_at, ordinal),
             FOREIGN KEY (latitude, longitude, observed_at)
                 REFERENCES openweather_weather (latitude, longitude, observed_at) ON DELETE CASCADE
+        );
+        """
+
+    /// The `place` table (second migration).
+    static let placeMigrationSQL = """
+        -- Place names resolved once through OpenWeather's Geocoding API (/geo/1.0/direct?q=…&limit=1):
+        -- the best match of each q, kept so no run asks for it again (the {places} parameter value
+        -- stands for these coordinates). A name nothing matched has no row.
+        CREATE TABLE place (
+            query           TEXT PRIMARY KEY NOT NULL CHECK (length(trim(query)) > 0),  -- q as asked, 'Jongno-gu,KR'
+            name            TEXT,                                 -- name, OpenWeather's
+            local_name_ko   TEXT,                                 -- local_names.ko, when the answer has it
+            country         TEXT,                                 -- country, ISO 3166 code
+            state           TEXT,                                 -- state, when the answer names one
+            latitude        REAL CHECK (latitude BETWEEN -90 AND 90),      -- lat, degrees north
+            longitude       REAL CHECK (longitude BETWEEN -180 AND 180),   -- lon, degrees east
+            resolved_at     TEXT NOT NULL CHECK (resolved_at GLOB \(utcPattern)),  -- when the answer was fetched, UTC
+            payload_sha256  TEXT,
+            revision        INTEGER NOT NULL DEFAULT 0,
+            CHECK ((latitude IS NULL) = (longitude IS NULL))      -- both or neither
         );
         """
 }

@@ -1,6 +1,6 @@
-/// What the OpenWeather feed's tables and view mean (migration
-/// `openweather-v1-air-pollution-and-weather`, brought by the feed's own schema), for
-/// `feedline describe` and the Datasette metadata.
+/// What the OpenWeather feed's tables and view mean (migrations
+/// `openweather-v1-air-pollution-and-weather` and `openweather-v2-place`, brought by the feed's
+/// own schema), for `feedline describe` and the Datasette metadata.
 extension SchemaDictionary {
     static let openWeatherAQI = "OpenWeather's own 1–5 scale: 1 Good, 2 Fair, 3 Moderate, 4 Poor, 5 Very Poor (not the Korean CAI nor the US AQI)"
     static let openWeatherLatitude = ColumnEntry("latitude", "Degrees north: the answer's coord.lat (else the requested point)", unit: .degrees)
@@ -72,6 +72,18 @@ extension SchemaDictionary {
             ColumnEntry("main", "Condition group (weather[].main)"),
             ColumnEntry("description", "Condition in the requested language (weather[].description)"),
             ColumnEntry("icon", "Icon id (weather[].icon)"),
+        ]),
+        RelationEntry("place", "A place name resolved once by OpenWeather geocoding (its best match), kept so it is never asked again", [
+            ColumnEntry("query", "The place name as the pipeline asked for it (q), e.g. Jongno-gu,KR"),
+            ColumnEntry("name", "OpenWeather's name of the place (name)"),
+            ColumnEntry("local_name_ko", "Its Korean name (local_names.ko); NULL when the answer has none"),
+            ColumnEntry("country", "Country code, ISO 3166 (country)"),
+            ColumnEntry("state", "State or province (state); NULL when the answer names none"),
+            ColumnEntry("latitude", "Degrees north (lat); NULL only together with longitude", unit: .degrees),
+            ColumnEntry("longitude", "Degrees east (lon); NULL only together with latitude", unit: .degrees),
+            ColumnEntry("resolved_at", "When the answer was fetched, UTC ISO-8601"),
+            payloadSHA256,
+            revision,
         ]),
     ]
 }

@@ -123,7 +123,7 @@ struct FeedlineProcess {
         #expect(report.status == 0 && FileManager.default.fileExists(atPath: sub.appendingPathComponent("jongno.html").path), "\(report)")
         // From anywhere, by name; a second init keeps what is there.
         let named = try FeedlineProcess.run(["pipelines"], in: dir.url, extra: ["FEEDLINE_HOME": home.path])
-        #expect(named.status == 0 && named.out.contains("20 valid, 0 invalid"), "\(named)")
+        #expect(named.status == 0 && named.out.contains("21 valid, 0 invalid"), "\(named)")
         let again = try FeedlineProcess.run(["init", "air"], in: dir.url)
         #expect(again.status == 0 && again.out.contains("kept"), "\(again)")
     }
@@ -137,7 +137,7 @@ struct FeedlineProcess {
         try FileManager.default.moveItem(at: home.appendingPathComponent("Pipelines"), to: dir.path("shared-pipelines"))
         try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("Pipelines"), withDestinationURL: dir.path("shared-pipelines"))
         let listed = try FeedlineProcess.run(["pipelines"], in: home)
-        #expect(listed.status == 0 && listed.out.contains("20 valid"), "\(listed)")
+        #expect(listed.status == 0 && listed.out.contains("21 valid"), "\(listed)")
     }
 
     @Test func replayFollowsLinkedDirectoriesAndWalksALoopOnce() throws {

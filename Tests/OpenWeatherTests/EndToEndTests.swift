@@ -82,11 +82,11 @@ import TestSupport
         let (pipelines, problems) = catalog.loadAll()
         #expect(problems.filter { $0.file.contains("openweather") }.isEmpty, "\(problems)")
         let ours = pipelines.filter { $0.source == "openweather" }
-        #expect(ours.map(\.name).sorted() == ["openweather-air-pollution", "openweather-stations", "openweather-weather"])
+        #expect(ours.map(\.name).sorted() == ["openweather-air-pollution", "openweather-places", "openweather-stations", "openweather-weather"])
         // openweather-stations asks at "{stations}", which only a run with a station list expands.
         for pipeline in ours where pipeline.name != "openweather-stations" {
             let feed = try #require(env.environment.feeds.first { $0.source == "openweather" })
-            #expect(try feed.requests(for: pipeline.spec).count == (pipeline.name == "openweather-weather" ? 1 : 2))
+            #expect(try feed.requests(for: pipeline.spec).count == (pipeline.name == "openweather-weather" ? 1 : 2))  // places: two names
         }
         for file in OpenWeatherFixtures.files {
             let head = try Data(contentsOf: OpenWeatherFixtures.url(file)).prefix(4096)

@@ -37,11 +37,18 @@ struct FixtureGoldenTests {
     func replayWithoutRequest(file: String) throws {
         let c = try #require(OpenWeatherFixtures.cases[OpenWeatherFixtures.caseName(of: file)])
         let fetched = try OpenWeatherFixtures.decode(file)
-        let units = c.parameters.first { $0.name == "units" }?.values.first
-        let bare = OpenWeatherFixtures.decode(OpenWeatherFixtures.url(file), request: nil, fallback: units.map { ["units": $0] } ?? [:])
+        // The pipeline's parameters stand in for the request: its units, its q.
+        let fallback = Dictionary(c.parameters.filter { ["units", "q"].contains($0.name) }.compactMap { p in p.values.first.map { (p.name, $0) } },
+                                  uniquingKeysWith: { a, _ in a })
+        let bare = OpenWeatherFixtures.decode(OpenWeatherFixtures.url(file), request: nil, fallback: fallback)
         if c.placesItself {
             #expect(bare.sink.records == fetched.sink.records)
-            #expect(bare.sink.diagnostics == fetched.sink.diagnostics)
+            if c.operation == "geocode" {
+                // An empty answer cannot be sure of its q without the request: the same code, other words.
+                #expect(bare.sink.diagnostics.map { [$0.code.rawValue, $0.location] } == fetched.sink.diagnostics.map { [$0.code.rawValue, $0.location] })
+            } else {
+                #expect(bare.sink.diagnostics == fetched.sink.diagnostics)
+            }
             #expect(bare.summary == fetched.summary)
             #expect(bare.feedError?.kind == fetched.feedError?.kind)
         } else {

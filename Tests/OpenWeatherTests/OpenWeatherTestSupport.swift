@@ -38,9 +38,22 @@ extension CurrentWeather: GoldenRenderable {
     }
 }
 
+extension GeocodedPlace: GoldenRenderable {
+    /// `place query=… name=… ko=… country=… state=… lat=… lon=… resolved=…`.
+    public var goldenLine: String {
+        let pairs: [(String, String)] = [
+            ("query", Golden.text(query)), ("name", Golden.text(name)), ("ko", Golden.text(localNameKo)),
+            ("country", Golden.text(country)), ("state", Golden.text(state)),
+            ("lat", Golden.number(latitude)), ("lon", Golden.number(longitude)), ("resolved", iso8601UTC(resolvedAt)),
+        ]
+        return (["place"] + pairs.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
+    }
+}
+
 extension CollectingSink {
     var readings: [AirPollutionReading] { records.compactMap { $0.as(AirPollutionReading.self) } }
     var weather: [CurrentWeather] { records.compactMap { $0.as(CurrentWeather.self) } }
+    var places: [GeocodedPlace] { records.compactMap { $0.as(GeocodedPlace.self) } }
 }
 
 // MARK: - Fixtures
@@ -85,6 +98,12 @@ enum OpenWeatherFixtures {
         "weather-seoul-rain-metric": Case(operation: "current-weather", parameters: [("coordinates", [seoul]), ("units", ["metric"])], recognised: "current-weather"),
         "weather-seoul-standard": Case(operation: "current-weather", parameters: [("coordinates", [seoul])], recognised: "current-weather"),
         "weather-seoul-imperial": Case(operation: "current-weather", parameters: [("coordinates", [seoul]), ("units", ["imperial"])], recognised: "current-weather"),
+        "geocode-jongno-gu": Case(operation: "geocode", parameters: [("q", ["Jongno-gu,KR"])], recognised: "geocode"),
+        "geocode-gangnam-gu": Case(operation: "geocode", parameters: [("q", ["Gangnam-gu,KR"])], recognised: "geocode"),
+        "geocode-empty": Case(operation: "geocode", parameters: [("q", ["Atlantis,KR"])], recognised: "geocode"),
+        "geocode-quirks": Case(operation: "geocode", parameters: [("q", ["Jung-gu,KR"])], recognised: "geocode"),
+        "geocode-no-location": Case(operation: "geocode", parameters: [("q", ["Mapo-gu,KR"])], recognised: "geocode"),
+        "geocode-error-400": Case(operation: "geocode", parameters: [("q", ["Jongno-gu,KR"])], recognised: "air-pollution"),
         "weather-quirks-metric": Case(operation: "current-weather", parameters: [("coordinates", [seoul]), ("units", ["metric"])], recognised: "current-weather",
                                       placesItself: false),
     ]

@@ -48,7 +48,7 @@ struct RequestTests {
         #expect(h.baseURL.path == "/data/2.5/air_pollution/history")
         #expect(h.query.map(\.name) == ["lat", "lon", "start", "end"])
         #expect(try feed.requests(for: spec("weather", location)).first?.operation == "current-weather")
-        #expect(feed.operations == ["air-pollution", "air-pollution-forecast", "air-pollution-history", "current-weather"])
+        #expect(feed.operations == ["air-pollution", "air-pollution-forecast", "air-pollution-history", "current-weather", "geocode"])
         #expect(feed.canonicalOperation("AIR_POLLUTION") == "air-pollution")
     }
 
@@ -79,7 +79,7 @@ struct RequestTests {
     func quota() throws {
         #expect(feed.dailyCallLimit == 32_258)
         let location: [(name: String, values: [String])] = [("lat", ["37.5665"]), ("lon", ["126.978"])]
-        for operation in feed.operations {
+        for operation in feed.operations where operation != "geocode" {  // geocode takes q, not a location (PlaceRequestTests)
             let extra: [(name: String, values: [String])] = operation == "air-pollution-history" ? [("start", ["1709686800"]), ("end", ["1709704800"])] : []
             let request = try #require(try feed.requests(for: spec(operation, location + extra)).first)
             #expect(QuotaScope.api(of: request) == operation)
@@ -88,9 +88,9 @@ struct RequestTests {
         #expect(feed.credentialVariable == "OPENWEATHER_API_KEY")
     }
 
-    @Test("the migration is the feed's own, prefixed with its name")
+    @Test("the migrations are the feed's own, prefixed with its name")
     func schema() {
-        #expect(feed.schema.migrations.map(\.identifier) == ["openweather-v1-air-pollution-and-weather"])
-        #expect(feed.schema.writers.count == 2)
+        #expect(feed.schema.migrations.map(\.identifier) == ["openweather-v1-air-pollution-and-weather", "openweather-v2-place"])
+        #expect(feed.schema.writers.count == 3)
     }
 }
