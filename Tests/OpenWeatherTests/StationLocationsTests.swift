@@ -47,4 +47,20 @@ import TestSupport
         #expect(server.requests.isEmpty)
         #expect(env.out.text.contains("run the airkorea-stations pipeline first"), "\(env.out.text)")
     }
+
+    @Test func placesResolvedByGeocodingStandInForTheirCoordinates() async throws {
+        let server = try EndToEndTests.server()
+        defer { server.stop() }
+        var env = try EndToEndTests.Environment()
+        defer { env.dir.remove() }
+        env.variables["OPENWEATHER_API_KEY"] = EndToEndTests.key
+        env.base = server.baseURL
+        #expect(await env.feedline.run(names: ["openweather-places"], source: .fixtures, paths: env.paths()) == .success, "\(env.err.text)")
+        let places = try env.rows("SELECT printf('%.4f,%.4f', latitude, longitude) FROM place WHERE latitude IS NOT NULL ORDER BY query").map { $0[0] }
+        #expect(places.count == 2)
+
+        let pipelines = try env.writePipeline("ow-places", Self.pipeline.replacingOccurrences(of: "{stations}", with: "{places}"))
+        #expect(await env.feedline.run(names: ["ow-places"], source: .live, paths: env.paths(pipelines: pipelines)) == .success, "\(env.err.text)")
+        #expect(server.requests.map { "\($0.query["lat"]!),\($0.query["lon"]!)" } == places)
+    }
 }
