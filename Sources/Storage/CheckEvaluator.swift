@@ -227,21 +227,16 @@ struct CheckEvaluator {
         }
     }
 
+    /// `text` as a JSON string, by `JSONEncoder` (a lone surrogate cannot occur in a Swift string).
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+        (try? encoder.encode(text)).flatMap { String(data: $0, encoding: .utf8) } ?? "null"
     }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
 }
 
 extension SQLiteStore {

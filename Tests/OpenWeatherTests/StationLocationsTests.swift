@@ -14,13 +14,19 @@ import TestSupport
           coordinates: ["{stations}"]
         """
 
+    /// An environment whose OpenWeather calls go to `base`, with the key set.
+    static func environment(against base: URL) throws -> FeedTestEnvironment {
+        var env = try EndToEndTests.Environment()
+        env.variables["OPENWEATHER_API_KEY"] = EndToEndTests.key
+        env.base = base
+        return env
+    }
+
     @Test func everyStationIsAskedForOnceAtItsCoordinates() async throws {
         let server = try EndToEndTests.server()
         defer { server.stop() }
-        var env = try EndToEndTests.Environment()
+        let env = try Self.environment(against: server.baseURL)
         defer { env.dir.remove() }
-        env.variables["OPENWEATHER_API_KEY"] = EndToEndTests.key
-        env.base = server.baseURL
         // The station list first, from its fixture.
         #expect(await env.feedline.run(names: ["airkorea-stations"], source: .fixtures, paths: env.paths()) == .success, "\(env.err.text)")
         let stations = try env.rows("SELECT printf('%.4f,%.4f', latitude, longitude) FROM station WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY name").map { $0[0] }
@@ -37,10 +43,8 @@ import TestSupport
     @Test func withoutAStationListTheRunSaysWhatToRunFirst() async throws {
         let server = try EndToEndTests.server()
         defer { server.stop() }
-        var env = try EndToEndTests.Environment()
+        let env = try Self.environment(against: server.baseURL)
         defer { env.dir.remove() }
-        env.variables["OPENWEATHER_API_KEY"] = EndToEndTests.key
-        env.base = server.baseURL
         let pipelines = try env.writePipeline("ow-stations", Self.pipeline)
         let status = await env.feedline.run(names: ["ow-stations"], source: .live, paths: env.paths(pipelines: pipelines))
         #expect(status == .failure)
@@ -51,10 +55,8 @@ import TestSupport
     @Test func placesResolvedByGeocodingStandInForTheirCoordinates() async throws {
         let server = try EndToEndTests.server()
         defer { server.stop() }
-        var env = try EndToEndTests.Environment()
+        let env = try Self.environment(against: server.baseURL)
         defer { env.dir.remove() }
-        env.variables["OPENWEATHER_API_KEY"] = EndToEndTests.key
-        env.base = server.baseURL
         #expect(await env.feedline.run(names: ["openweather-places"], source: .fixtures, paths: env.paths()) == .success, "\(env.err.text)")
         let places = try env.rows("SELECT printf('%.4f,%.4f', latitude, longitude) FROM place WHERE latitude IS NOT NULL ORDER BY query").map { $0[0] }
         #expect(places.count == 2)
