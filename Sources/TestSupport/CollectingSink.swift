@@ -1,3 +1,5 @@
+import FeedCore
+import Foundation
 import Pipeline
 
 /// A `RecordSink` that keeps what a decoder produced, in arrival order, for tests.
@@ -50,4 +52,25 @@ public struct DecodeResult {
 
     /// The golden text without its final newline, for joining sections.
     public var goldenSection: String { String(golden.dropLast()) }
+}
+
+extension DecodeResult {
+    /// Decodes the JSON payload `file` with `feed` as a test sees it: with the request that
+    /// fetched it, or without (the operation recognised from the bytes, `fallback` parameters as
+    /// a fixture run or `replay --param` gives them); `httpStatus` as the fetch recorded it.
+    public static func decoding(_ file: URL, with feed: any Feed, request: FeedRequest?, fallback: [String: String] = [:],
+                                fetchedAt: Date, httpStatus: Int? = nil) -> DecodeResult {
+        var sink = CollectingSink()
+        do {
+            let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
+            let operation = request?.operation ?? feed.recognise(head: head, format: .json)
+            var payload = try PayloadArchive.payload(forFile: file, request: request, source: feed.source, operation: operation,
+                                                     format: nil, fetchedAt: fetchedAt)
+            payload.httpStatus = httpStatus
+            let summary = try feed.decode(payload, context: DecodeContext(request: request, fallbackParameters: fallback), into: &sink)
+            return DecodeResult(sink: sink, summary: summary, error: nil)
+        } catch {
+            return DecodeResult(sink: sink, summary: nil, error: error)
+        }
+    }
 }

@@ -158,18 +158,7 @@ enum OpenAQFixtures {
     /// parameters, as a pipeline's fixture run or `replay --param` gives them).
     static func decode(_ file: URL, request: FeedRequest?, fallback: [String: String] = [:], fetchedAt: Date = fetchedAt,
                        httpStatus: Int? = nil) -> DecodeResult {
-        var sink = CollectingSink()
-        do {
-            let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
-            let operation = request?.operation ?? feed.recognise(head: head, format: .json)
-            var payload = try PayloadArchive.payload(forFile: file, request: request, source: "openaq", operation: operation,
-                                                     format: nil, fetchedAt: fetchedAt)
-            payload.httpStatus = httpStatus
-            let summary = try feed.decode(payload, context: DecodeContext(request: request, fallbackParameters: fallback), into: &sink)
-            return DecodeResult(sink: sink, summary: summary, error: nil)
-        } catch {
-            return DecodeResult(sink: sink, summary: nil, error: error)
-        }
+        DecodeResult.decoding(file, with: feed, request: request, fallback: fallback, fetchedAt: fetchedAt, httpStatus: httpStatus)
     }
 
     enum FixtureError: Error {

@@ -132,17 +132,7 @@ enum OpenWeatherFixtures {
     /// Decodes any file, with or without the request that fetched it (then with `fallback`
     /// parameters, as a pipeline's fixture run or `replay --param` gives them).
     static func decode(_ file: URL, request: FeedRequest?, fallback: [String: String] = [:], fetchedAt: Date = fetchedAt) -> DecodeResult {
-        var sink = CollectingSink()
-        do {
-            let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
-            let operation = request?.operation ?? feed.recognise(head: head, format: .json)
-            let payload = try PayloadArchive.payload(forFile: file, request: request, source: "openweather", operation: operation,
-                                                     format: nil, fetchedAt: fetchedAt)
-            let summary = try feed.decode(payload, context: DecodeContext(request: request, fallbackParameters: fallback), into: &sink)
-            return DecodeResult(sink: sink, summary: summary, error: nil)
-        } catch {
-            return DecodeResult(sink: sink, summary: nil, error: error)
-        }
+        DecodeResult.decoding(file, with: feed, request: request, fallback: fallback, fetchedAt: fetchedAt)
     }
 
     enum FixtureError: Error {
