@@ -297,7 +297,7 @@ public struct PipelineChecks: Sendable {
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let store = try SQLiteStore(path: database.path, schema: replaying.storeSchema)
+            let store = try replaying.openStore(Paths(environment: replaying, database: database.path))
             let staged = try replaying.stageFixtures(pipeline, fixtures: paths.fixtures)
             let report = await replaying.makeRunner(store: store).runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks)
             return (report, database)
