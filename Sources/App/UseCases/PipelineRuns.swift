@@ -254,7 +254,9 @@ extension AppEnvironment {
                 return PlannedRun(pipeline: resumed, bookmarks: bookmarks, requests: .failure(FeedError(.invalidRequest, .terminal,
                     "\(pipeline.file): \(placeholder.token) stands for \(placeholder.meaning), but the database has none yet; \(placeholder.remedy).")))
             }
-            let points = known.map { String(format: "%.4f,%.4f", $0.latitude, $0.longitude) }
+            // Two stations at one point (four decimals) are asked about once.
+            var seen: Set<String> = []
+            let points = known.map { String(format: "%.4f,%.4f", $0.latitude, $0.longitude) }.filter { seen.insert($0).inserted }
             resumed.spec.parameters = resumed.spec.parameters.map { p in
                 (p.name, p.values.flatMap { $0 == placeholder.token ? points : [$0] })
             }
