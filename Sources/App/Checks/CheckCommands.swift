@@ -28,17 +28,12 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Print the results as one JSON object.")
     var json = false
 
-    @Option(help: ArgumentHelp("Directory the pipelines' fixture and snapshot paths are relative to (default Data/fixtures).", valueName: "dir"))
-    var fixtures: String?
-
-    @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
-    var pipelinesDir: String?
-
+    @OptionGroup var files: FixtureFileOptions
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let env = try global.environment()
-        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
+        let paths = files.paths(env, database: global.db)
         try finish(await Console(environment: env).check(names: pipelines, paths: paths, json: json, junit: junit))
     }
 }
@@ -66,17 +61,25 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Flag(help: "Print what was written as one JSON object.")
     var json = false
 
+    @OptionGroup var files: FixtureFileOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let env = try global.environment()
+        let paths = files.paths(env, database: global.db)
+        try finish(await Console(environment: env).snapshot(names: pipelines, paths: paths, json: json))
+    }
+}
+
+/// Where `check` and `snapshot` find the pipelines, their fixtures and snapshot files.
+struct FixtureFileOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Directory the pipelines' fixture and snapshot paths are relative to (default Data/fixtures).", valueName: "dir"))
     var fixtures: String?
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
     var pipelinesDir: String?
 
-    @OptionGroup var global: GlobalOptions
-
-    func run() async throws {
-        let env = try global.environment()
-        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures)
-        try finish(await Console(environment: env).snapshot(names: pipelines, paths: paths, json: json))
+    func paths(_ environment: AppEnvironment, database: String?) -> Paths {
+        Paths(environment: environment, database: database, pipelines: pipelinesDir, fixtures: fixtures)
     }
 }
