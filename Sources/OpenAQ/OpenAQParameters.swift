@@ -193,7 +193,8 @@ struct OpenAQParameters {
         var resume: [Int: Date] = [:]
         for pair in values[OpenAQFeed.resumeParameter] ?? [] {
             let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let id = Int(parts[0]), sensors.contains(id), let seconds = Int64(parts[1]), seconds > 0 else {
+            guard parts.count == 2, let id = Int(parts[0]), sensors.contains(id), let seconds = Int64(parts[1]), seconds > 0,
+                  OpenAQFields.plausible.contains(Date(timeIntervalSince1970: TimeInterval(seconds))) else {
                 throw fail("The \(OpenAQFeed.resumeParameter) entry “\(pair)” of \(operation) is not sensor:unix-seconds for a listed sensor (feedline writes these from each sensor's bookmark).")
             }
             resume[id] = Date(timeIntervalSince1970: TimeInterval(seconds))

@@ -13,6 +13,9 @@ struct OpenAQTree {
     /// Every path below which a leaf or an object lies (objects and arrays with content).
     private(set) var containers: Set<String> = []
 
+    /// More elements than any page of up to 1,000 results can hold.
+    static let maximumLength = 1_000_000
+
     init(_ envelope: JSONEnvelope) {
         self.envelope = envelope
         for path in envelope.leaves.keys { index(path) }
@@ -25,7 +28,10 @@ struct OpenAQTree {
         for (k, part) in parts.enumerated() {
             if k > 0 {
                 containers.insert(prefix)
-                if let n = Int(part), n >= 0, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+                // A number below an object is a key ({"9223372036854775807": …}), not an index;
+                // an array's indices come from the reader, one by one, so they stay small.
+                if !envelope.objects.contains(prefix), part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                   let n = Int(part), n < Self.maximumLength {
                     lengths[prefix] = Swift.max(lengths[prefix] ?? 0, n + 1)
                 }
                 prefix += "/"

@@ -164,8 +164,12 @@ public struct OpenWeatherFeed: Feed {
                 lat: spec.parameters.first { $0.name == "lat" }?.values, lon: spec.parameters.first { $0.name == "lon" }?.values,
                 coordinates: spec.parameters.first { $0.name == "coordinates" }?.values, operation: spec.operation),
               !locations.isEmpty else { return spec }
+        // Only plausible Unix seconds take part in the arithmetic below (a bad file or a corrupt
+        // bookmark is left for `requests(for:)` to refuse, or simply not resumed from).
+        let plausible: ClosedRange<Int64> = 0...7_258_118_400  // 1970…2200
+        guard plausible.contains(start), plausible.contains(end), start < end else { return spec }
         let through = locations.map { bookmarks[Self.historyBookmark(latitude: $0.latitude, longitude: $0.longitude)].flatMap { Int64($0) } }
-        guard through.allSatisfy({ $0 != nil }), let oldest = through.compactMap({ $0 }).min() else { return spec }
+        guard through.allSatisfy({ $0.map(plausible.contains) ?? false }), let oldest = through.compactMap({ $0 }).min() else { return spec }
         let resumed = min(max(start, oldest - 3600), end - 1)
         guard resumed > start else { return spec }
         var copy = spec

@@ -103,7 +103,7 @@ struct CheckEvaluator {
             }
             let values: [String: DatabaseValue] = ["run_id": context.run.rawValue.databaseValue, "pipeline": context.pipeline.databaseValue]
             let arguments = StatementArguments(Dictionary(uniqueKeysWithValues: names.map { ($0, values[$0]!) }))
-            let (count, columns, sample) = try Self.step(statement, arguments: arguments)
+            let (count, columns, sample) = try step(statement, arguments: arguments)
             return CheckResult(check, status: count == 0 ? .passed : .failed, failingRows: count,
                                message: count == 0 ? "the query returned no rows"
                                    : "\(check.message ?? "the query returned rows") (\(count) row\(count == 1 ? "" : "s"))",
@@ -114,24 +114,40 @@ struct CheckEvaluator {
                 return CheckResult(check, status: .error, failingRows: nil, message: "has no statement")
             }
             let statement = try db.makeStatement(sql: query.sql)
-            let (count, columns, sample) = try Self.step(statement, arguments: StatementArguments(query.arguments))
+            let (count, columns, sample) = try step(statement, arguments: StatementArguments(query.arguments))
             let text = count == 0 ? Self.passedText(check) : check.message.map { "\($0) (\(count) row\(count == 1 ? "" : "s"))" } ?? Self.failedText(check, count: count)
             return CheckResult(check, status: count == 0 ? .passed : .failed, failingRows: count, message: text,
                                sampleColumns: columns, sampleRows: sample)
         }
     }
 
+    /// How long one check may run: it runs inside the load's write transaction, so a statement
+    /// that never ends (a recursive `WITH`, a cross join of large tables) must not hold it.
+    static let timeLimit: TimeInterval = 60
+
     /// Steps through every row: how many there are, the column names, and the first few rows.
-    private static func step(_ statement: Statement, arguments: StatementArguments) throws -> (Int, [String], [[StoreValue]]) {
-        try statement.setArguments(arguments)
-        let cursor = try Row.fetchCursor(statement)
-        var count = 0
-        var sample: [[StoreValue]] = []
-        while let row = try cursor.next() {
-            if sample.count < DataCheck.sampleLimit { sample.append(row.databaseValues.map(StoreValue.init)) }
-            count += 1
+    /// Stops with an error after `timeLimit` of SQLite's time.
+    private func step(_ statement: Statement, arguments: StatementArguments) throws -> (Int, [String], [[StoreValue]]) {
+        let budget = StepBudget(seconds: Self.timeLimit)
+        budget.install(on: db.sqliteConnection)
+        defer { StepBudget.remove(from: db.sqliteConnection); withExtendedLifetime(budget) {} }
+        do {
+            try statement.setArguments(arguments)
+            let cursor = try Row.fetchCursor(statement)
+            var count = 0
+            var sample: [[StoreValue]] = []
+            while true {
+                budget.beginStep()
+                let next = try cursor.next()
+                budget.endStep()
+                guard let row = next else { break }
+                if sample.count < DataCheck.sampleLimit { sample.append(row.databaseValues.map(StoreValue.init)) }
+                count += 1
+            }
+            return (count, statement.columnNames, sample)
+        } catch let error as DatabaseError where budget.expired {
+            throw CheckTimedOut(seconds: Self.timeLimit, underlying: error)
         }
-        return (count, statement.columnNames, sample)
     }
 
     // MARK: - Sentences
@@ -253,4 +269,11 @@ extension SQLiteStore {
             }
         }
     }
+}
+
+/// A check's statement ran past `CheckEvaluator.timeLimit` and was stopped.
+struct CheckTimedOut: Error, CustomStringConvertible {
+    var seconds: TimeInterval
+    var underlying: DatabaseError
+    var description: String { "stopped after \(Int(seconds)) s: the statement runs too long for a check (a recursive WITH, a join without a condition?)" }
 }

@@ -86,7 +86,7 @@ enum CheckSQL {
         let condition = check.filter.map { "\(c) IS NOT NULL AND (\($0))" } ?? "\(c) IS NOT NULL"
         return Query(sql: """
             SELECT max(\(c)) AS newest, (julianday(?) - julianday(max(\(c)))) * 86400.0 AS age_seconds
-            FROM \(check.table!.quotedDatabaseIdentifier) AS checked WHERE \(condition)
+            FROM \((check.table ?? "").quotedDatabaseIdentifier) AS checked WHERE \(condition)
             """, arguments: [iso8601UTC(asOf).databaseValue])
     }
 
@@ -99,7 +99,7 @@ enum CheckSQL {
         return Query(sql: """
             WITH seen AS (
                 SELECT \(e) AS entity, strftime('%Y-%m-%d %H:00:00', \(t)) AS hour, (\(present)) AS present
-                FROM \(check.table!.quotedDatabaseIdentifier) AS checked WHERE \(condition)
+                FROM \((check.table ?? "").quotedDatabaseIdentifier) AS checked WHERE \(condition)
             ),
             newest AS (SELECT max(hour) AS hour FROM seen),
             recent AS (SELECT seen.* FROM seen, newest WHERE seen.hour IS NOT NULL AND seen.hour > datetime(newest.hour, ?))

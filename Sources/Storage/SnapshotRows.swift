@@ -9,7 +9,8 @@ extension ReadOnlyDatabase {
     public func snapshotRows(_ spec: SnapshotSpec) throws -> [[SQLValue]] {
         let columns = spec.columns.map(\.quotedDatabaseIdentifier)
         let order = (spec.key + spec.columns.filter { !spec.key.contains($0) }).map(\.quotedDatabaseIdentifier)
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(spec.table.quotedDatabaseIdentifier)"
+        // `AS checked`, as the `where:` was validated (`CheckSQL.filterProbe`).
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(spec.table.quotedDatabaseIdentifier) AS checked"
             + (spec.filter.map { " WHERE (\($0))" } ?? "") + " ORDER BY \(order.joined(separator: ", "))"
         return try fetchAll(sql: sql).rows
     }

@@ -64,7 +64,36 @@ public final class StoreSchemaProbe: @unchecked Sendable {
 
     /// Why `filter` is not a condition on the rows of `table` (a `where:`), or nil.
     public func problem(withFilter filter: String, on table: String) -> String? {
-        problem(preparing: CheckSQL.filterProbe(filter, table: table))
+        if let shape = Self.shapeProblem(filter) { return shape }
+        return problem(preparing: CheckSQL.filterProbe(filter, table: table))
+    }
+
+    /// Why `filter` is more than one condition: it is pasted into statements as `WHERE (…)`, so
+    /// a comment, a `;` or a parenthesis it does not close itself could change the statement
+    /// around it (`x = 1) OR (1`). Text inside quotes does not count.
+    static func shapeProblem(_ filter: String) -> String? {
+        var depth = 0
+        var quote: Character?
+        var previous: Character?
+        for c in filter {
+            if let q = quote {
+                if c == q { quote = nil }
+            } else {
+                switch c {
+                case "'", "\"", "`", "[": quote = c == "[" ? "]" : c
+                case "(": depth += 1
+                case ")":
+                    depth -= 1
+                    if depth < 0 { return "it closes a parenthesis it did not open" }
+                case ";": return "it holds a ';': give one condition"
+                case "-" where previous == "-", "*" where previous == "/": return "it holds a comment"
+                default: break
+                }
+            }
+            previous = c
+        }
+        if quote != nil { return "a quoted text in it is not closed" }
+        return depth == 0 ? nil : "it opens a parenthesis it does not close"
     }
 
     /// Why a statement of `check` does not prepare against the schema, or nil.

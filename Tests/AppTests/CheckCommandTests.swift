@@ -263,4 +263,11 @@ import TestSupport
         ])
         #expect(throws: SnapshotFile.ParseError.self) { try SnapshotFile.parse("a,b\n1\n", format: .csv) }
     }
+
+    @Test func aMaxAgeBeyondAHundredYearsIsRefusedNotComputed() {
+        #expect(CheckDefinitions.duration("1h30m") == 5400)
+        #expect(CheckDefinitions.duration("36500d").map { Int($0) } == 3_153_600_000)
+        #expect(CheckDefinitions.duration("36501d") == nil)
+        #expect(CheckDefinitions.duration("99999999999999999999d") == nil)
+    }
 }

@@ -59,4 +59,16 @@ import TestSupport
         let both = one.merging([OpenWeatherFeed.historyBookmark(latitude: 37.4979, longitude: 127.0276): "\(Self.start + 3600 * 3)"]) { a, _ in a }
         #expect(feed.resuming(spec, bookmarks: both).parameters.first { $0.name == "start" }?.values == ["\(Self.start + 3600)"])
     }
+
+    @Test func nonsenseStartsEndsAndBookmarksAreNotResumedFrom() {
+        let feed = OpenWeatherFixtures.feed
+        let key = OpenWeatherFeed.historyBookmark(latitude: 37.5665, longitude: 126.9780)
+        for (start, end, bookmark) in [("0", "-9223372036854775808", "1709701200"), ("1709683200", "1709769600", "-9223372036854775808"),
+                                       ("1709683200", "1709769600", "9223372036854775807")] {
+            let spec = SourceSpec(operation: "air-pollution-history", parameters: [
+                ("coordinates", ["37.5665,126.9780"]), ("start", [start]), ("end", [end]),
+            ], format: .json, pageSize: 1000, maxPages: 1)
+            #expect(feed.resuming(spec, bookmarks: [key: bookmark]).parameters.first { $0.name == "start" }?.values == [start])
+        }
+    }
 }

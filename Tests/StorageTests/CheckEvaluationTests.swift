@@ -166,4 +166,15 @@ import TestSupport
                                               table: "reading")) == nil)
         #expect(try StoreSchemaProbe.shared(schema: Self.schema) === probe, "one probe per schema and process")
     }
+
+    @Test func aWhereIsOneConditionNeverAPieceOfStatement() {
+        #expect(StoreSchemaProbe.shapeProblem("sido = '서울' AND (pm10 > 100 OR pm25 > 35)") == nil)
+        #expect(StoreSchemaProbe.shapeProblem("note = 'a ) -- ; not code'") == nil)
+        #expect(StoreSchemaProbe.shapeProblem("x = 1) OR (1") != nil)
+        #expect(StoreSchemaProbe.shapeProblem("x = 1 --") != nil)
+        #expect(StoreSchemaProbe.shapeProblem("x = 1 /* c */") != nil)
+        #expect(StoreSchemaProbe.shapeProblem("x = 1; DELETE FROM run") != nil)
+        #expect(StoreSchemaProbe.shapeProblem("(x = 1") != nil)
+        #expect(StoreSchemaProbe.shapeProblem("x = 'open") != nil)
+    }
 }

@@ -37,8 +37,12 @@ enum CheckText {
     }
 
     /// A result as JSON: name, kind, table, severity, on_failure, status, failing_rows, message,
-    /// sample (a list of {column: value} objects).
-    static func json(_ result: CheckResult) -> JSONValue {
+    /// and — with `sample`, for results of the run at hand — sample (a list of {column: value}
+    /// objects). Results read back from the ledger (`status`) carry no sample: it stays in
+    /// `check_result.sample`, for `feedline query`.
+    static func json(_ result: CheckResult) -> JSONValue { json(result, sample: true) }
+
+    static func json(_ result: CheckResult, sample withSample: Bool) -> JSONValue {
         func value(_ v: StoreValue) -> JSONValue {
             switch v {
             case .null: .null
@@ -50,12 +54,14 @@ enum CheckText {
         let sample: [JSONValue] = result.sampleRows.map { row in
             .object(Dictionary(zip(result.sampleColumns, row.map(value)), uniquingKeysWith: { a, _ in a }))
         }
-        return .object([
+        var object: [String: JSONValue] = [
             "name": .string(result.name), "kind": .string(result.kind), "table": result.table.map(JSONValue.string) ?? .null,
             "severity": .string(result.severity.rawValue), "on_failure": .string(result.onFailure.rawValue),
             "status": .string(result.status.rawValue), "failing_rows": result.failingRows.map(JSONValue.integer) ?? .null,
-            "message": .string(result.message), "sample": .array(sample),
-        ])
+            "message": .string(result.message),
+        ]
+        if withSample { object["sample"] = .array(sample) }
+        return .object(object)
     }
 }
 

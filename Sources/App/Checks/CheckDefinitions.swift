@@ -296,7 +296,7 @@ struct CheckDefinitions {
 
     // MARK: - Values
 
-    /// `90s`, `30m`, `3h`, `2d`, `1h30m` → seconds; nil when not a positive duration.
+    /// `90s`, `30m`, `3h`, `2d`, `1h30m` → seconds; nil when not a positive duration of at most 100 years.
     static func duration(_ text: String) -> TimeInterval? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
         var total = 0.0, digits = ""
@@ -306,7 +306,8 @@ struct CheckDefinitions {
             total += n * unit
             digits = ""
         }
-        return digits.isEmpty && total > 0 ? total : nil
+        // Up to a hundred years: anything longer is a typo, and would not fit the arithmetic.
+        return digits.isEmpty && total > 0 && total <= 100 * 365 * 86400 ? total : nil
     }
 
     /// `0.75` or `75%` → 0.75; nil outside 0…1.

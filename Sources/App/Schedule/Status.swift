@@ -276,7 +276,7 @@ extension Console {
                 ["id": Int(run.run.rawValue), "mode": run.mode?.rawValue as Any, "status": run.status,
                  "started_at": date(run.startedAt), "finished_at": date(run.finishedAt),
                  "rows_inserted": run.rowsInserted, "rows_updated": run.rowsUpdated, "rows_unchanged": run.rowsUnchanged,
-                 "diagnostics": run.diagnostics, "error": run.error as Any, "checks": r.checks.map(CheckText.json)]
+                 "diagnostics": run.diagnostics, "error": run.error as Any, "checks": r.checks.map { CheckText.json($0, sample: false) }]
             } as Any
             let lock: Any = r.lock.map { lock -> Any in
                 ["pid": Int(lock.pid), "host": lock.host, "acquired_at": date(lock.acquiredAt), "heartbeat_at": date(lock.heartbeatAt)]

@@ -141,15 +141,24 @@ public struct PipelineChecks: Sendable {
             }
             var checked = pipeline
             checked.checks = pipeline.checks.map { check in var kept = check; kept.onFailure = .keep; return kept }
-            let (report, database) = await replayFixtures(checked, paths: paths)
+            var (report, database) = await replayFixtures(checked, paths: paths)
             defer { database.remove() }
+            // Results say what the file declares (`check` keeps the rows only to compare snapshots).
+            report.checks = report.checks.map { result in
+                var declared = result
+                if let check = pipeline.checks.first(where: { $0.name == result.name }) { declared.onFailure = check.onFailure }
+                return declared
+            }
             var result = PipelineResult(pipeline: pipeline, report: report, snapshots: [])
             for spec in pipeline.snapshots {
                 result.snapshots.append(compare(spec, database: database, loadError: result.loadError, paths: paths))
             }
             outcome.results.append(result)
         }
-        if names.isEmpty { outcome.undeclaredSnapshots = undeclaredSnapshots(selection.pipelines, paths: paths) }
+        // A pipeline file that could not be read may declare some of them: say nothing then.
+        if names.isEmpty && selection.skipped.isEmpty {
+            outcome.undeclaredSnapshots = undeclaredSnapshots(selection.pipelines, paths: paths)
+        }
         return outcome
     }
 
@@ -256,11 +265,11 @@ public struct PipelineChecks: Sendable {
                         write.comparison = Self.compare(recorded: old, now: text,
                                                         into: SnapshotComparison(spec: spec, path: path, status: .differs, rows: rows.count))
                     }
-                    writes.append(write)
                     if write.change != .unchanged {
                         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                         try Data(text.utf8).write(to: url, options: .atomic)
                     }
+                    writes.append(write)  // only once it is on disk
                 }
             } catch {
                 outcome.failures.append((pipeline.name, "cannot write its snapshots: \(error.localizedDescription)"))
