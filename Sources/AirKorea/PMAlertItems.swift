@@ -147,6 +147,10 @@ enum PMAlertItemMapping {
         var clearValue: Double?
         if cleared != nil {
             clearValue = reader.number(item[PMAlertField.clearVal], PMAlertField.clearVal, range: range, unit: "µg/m³")
+            if WireValue.airKorea.present(item[PMAlertField.clearVal]) == nil {
+                reader.note(.missingValue, field: "clearVal", value: item[PMAlertField.clearVal],
+                            "clearVal is missing for a cleared alert; it is stored as NULL, not 0.")
+            }
         } else if WireValue.airKorea.present(item[PMAlertField.clearVal]) != nil {
             reader.note(.clearWithoutTime, field: "clearVal", value: item[PMAlertField.clearVal],
                         "clearVal is given but the alert has no usable clear time; the value is not stored.")

@@ -87,6 +87,30 @@ public struct WireValue: Sendable {
         return nil
     }
 
+    /// A decimal number as JSON and XML feeds write them (`-12.5`, `1e-05`), or nil. Unlike
+    /// `Double(_:)` alone it refuses hex floats (`0x10`), `nan`, `inf`, and an exponent that
+    /// turns a non-zero value into 0 or infinity (`1e-400`, `1e400`): never a silent zero.
+    public static func decimal(_ text: some StringProtocol) -> Double? {
+        var mantissaDigits = 0, nonZero = false, seenDot = false, seenExponent = false, exponentDigits = 0
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if seenExponent { exponentDigits += 1 } else { mantissaDigits += 1; if byte != UInt8(ascii: "0") { nonZero = true } }
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                guard index == 0 || (seenExponent && exponentDigits == 0) else { return nil }
+            case UInt8(ascii: "."):
+                guard !seenDot, !seenExponent else { return nil }
+                seenDot = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard !seenExponent, mantissaDigits > 0 else { return nil }
+                seenExponent = true
+            default: return nil
+            }
+        }
+        guard mantissaDigits > 0, !seenExponent || exponentDigits > 0, let value = Double(String(text)), value.isFinite else { return nil }
+        return value == 0 && nonZero ? nil : value
+    }
+
     // MARK: - Rules
 
     /// ASCII space, tab, LF, CR.

@@ -64,7 +64,7 @@ struct OpenAQFields {
             }
             return nil
         }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = WireValue.decimal(text) else {
             notes.note(.unparsableNumber, field: Self.dotted(path), value: raw, "\(Self.dotted(path)) is not a number; it is stored as missing.")
             return nil
         }
@@ -140,7 +140,7 @@ struct OpenAQFields {
         let latPath = prefix + "/latitude", lonPath = prefix + "/longitude"
         let rawLat = WireValue.standard.text(item[latPath]), rawLon = WireValue.standard.text(item[lonPath])
         if rawLat == nil && rawLon == nil { return (nil, nil) }
-        if let rawLat, let rawLon, let lat = Double(rawLat), let lon = Double(rawLon), lat.isFinite, lon.isFinite,
+        if let rawLat, let rawLon, let lat = WireValue.decimal(rawLat), let lon = WireValue.decimal(rawLon),
            (-90...90).contains(lat), (-180...180).contains(lon) {
             return (lat, lon)
         }

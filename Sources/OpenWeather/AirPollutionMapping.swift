@@ -110,7 +110,7 @@ struct FieldValues {
             if required { notes.note(.missingValue, field: field, value: raw, "\(field) is missing; it is stored as missing, not 0.") }
             return nil
         }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = WireValue.decimal(text) else {
             notes.note(.unparsableNumber, field: field, value: raw, "\(field) is not a number; it is stored as missing.")
             return nil
         }

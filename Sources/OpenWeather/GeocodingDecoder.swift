@@ -153,7 +153,7 @@ enum GeocodingMapping {
             notes.note(.missingValue, field: field, value: raw, "\(field) is missing: \(consequence).")
             return nil
         }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = WireValue.decimal(text) else {
             notes.note(.unparsableNumber, field: field, value: raw, "\(field) is not a number: \(consequence).")
             return nil
         }

@@ -121,7 +121,7 @@ struct OpenWeatherDecoder {
     }
 
     static func coordinate(_ leaf: (String) -> String?) -> Coordinate {
-        let number = { (raw: String?) -> Double? in WireValue.standard.text(raw).flatMap(Double.init) }
+        let number = { (raw: String?) -> Double? in WireValue.standard.text(raw).flatMap { WireValue.decimal($0) } }
         let lat = leaf("coord/lat"), lon = leaf("coord/lon")
         let first = leaf("coord/0"), second = leaf("coord/1")
         let raw: String

@@ -79,13 +79,20 @@ enum WeatherMapping {
         return reader.notes.keep(FeedRecord(w))
     }
 
+    /// More conditions than OpenWeather ever sends for one observation (it sends one or two).
+    static let maximumConditions = 32
+
     /// `weather[0]`, `weather[1]` … in order; an entry with none of its four fields ends the list.
     static func conditions(_ leaf: (String) -> String?, reader: inout FieldValues) -> [WeatherCondition] {
         var out: [WeatherCondition] = []
-        for index in 0..<32 {
+        for index in 0..<Self.maximumConditions {
             let prefix = "weather/\(index)/"
             let raw = ["id", "main", "description", "icon"].map { leaf(prefix + $0) }
             guard raw.contains(where: { $0 != nil }) else { break }
+            if index == Self.maximumConditions - 1, leaf("weather/\(index + 1)/id") != nil || leaf("weather/\(index + 1)/main") != nil {
+                reader.notes.note(.missingValue, field: "weather", value: nil,
+                                  "weather[] holds more than \(Self.maximumConditions) conditions; the ones after the \(Self.maximumConditions)th are not stored.")
+            }
             let id = reader.integer(raw[0], field: "weather[\(index)].id", in: 0...Int.max, required: true)
             out.append(WeatherCondition(id: id, main: reader.text(raw[1]), description: reader.text(raw[2]), icon: reader.text(raw[3])))
         }
