@@ -222,13 +222,7 @@ public struct PipelineRunner: Sendable {
                 report.error = asFeedError(failure.underlying)
                 underlying = failure.underlying
             }
-            if let run = report.run {
-                try? store.failRun(run, error: "\(report.error?.description ?? "\(error)")", finishedAt: clock())
-                if let failure = underlying as? CheckFailure {
-                    report.checks = failure.results
-                    try? store.recordCheckResults(failure.results, run: run)
-                }
-            }
+            if let run = report.run { recordFailure(of: run, underlying, in: &report) }
         }
         return report
     }
@@ -289,6 +283,16 @@ public struct PipelineRunner: Sendable {
 
     // MARK: - Internals
 
+    /// Marks `run` failed with `report`'s error; when checks failed it (their load rolled
+    /// back), their results are kept with the run, in a transaction of their own.
+    private func recordFailure(of run: RunID, _ error: Error, in report: inout RunReport) {
+        try? store.failRun(run, error: report.error?.description ?? "\(error)", finishedAt: clock())
+        if let failure = error as? CheckFailure {
+            report.checks = failure.results
+            try? store.recordCheckResults(failure.results, run: run)
+        }
+    }
+
     private func feed(named source: String) throws -> any Feed {
         guard let feed = feeds[source] else {
             throw FeedError(.invalidRequest, .terminal, "No feed named '\(source)'; known feeds: \(feeds.keys.sorted().joined(separator: ", ")).")
@@ -316,11 +320,7 @@ public struct PipelineRunner: Sendable {
                 if let kept = Self.keptFailure(results) { report.error = kept }
             } catch {
                 report.error = asFeedError(error)
-                try? store.failRun(run, error: report.error?.description ?? "\(error)", finishedAt: clock())
-                if let failure = error as? CheckFailure {
-                    report.checks = failure.results
-                    try? store.recordCheckResults(failure.results, run: run)
-                }
+                recordFailure(of: run, error, in: &report)
             }
         } catch {
             report.error = asFeedError(error)

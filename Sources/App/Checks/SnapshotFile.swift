@@ -34,7 +34,7 @@ enum SnapshotFile {
         case .json:
             func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ", ") + "]" }
             var text = "{\n  \"table\": \(JSONText.string(spec.table)),\n  \"key\": \(list(spec.key)),\n  \"columns\": \(list(spec.columns)),\n  \"rows\": ["
-            text += rows.isEmpty ? "]\n}\n" : "\n" + rows.map { "    [" + $0.map(jsonValue).joined(separator: ", ") + "]" }.joined(separator: ",\n") + "\n  ]\n}\n"
+            text += rows.isEmpty ? "]\n}\n" : "\n" + rows.map { "    [" + $0.map(QueryFormatting.json).joined(separator: ", ") + "]" }.joined(separator: ",\n") + "\n  ]\n}\n"
             return text
         }
     }
@@ -49,16 +49,6 @@ enum SnapshotFile {
             let needsQuotes = s.isEmpty || s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                 || s.first?.isWhitespace == true || s.last?.isWhitespace == true
             return needsQuotes ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-        }
-    }
-
-    static func jsonValue(_ value: SQLValue) -> String {
-        switch value {
-        case .null: "null"
-        case .integer(let i): String(i)
-        case .real(let d): d.isFinite ? number(d) : "null"
-        case .text(let s): JSONText.string(s)
-        case .blob(let data): JSONText.string(data.base64EncodedString())
         }
     }
 
