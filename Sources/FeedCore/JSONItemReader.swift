@@ -62,6 +62,14 @@ public struct JSONItemReader: Sendable {
     /// Reads `file` whole and returns its items in order, for decoders that must judge the
     /// envelope (an error answer, a cut-off document) before mapping anything, so a bad page
     /// never leaves part of itself delivered. Memory is one page of field strings.
+    /// `readPage(file:)`, its errors naming `context` (the payload's URL or file) as where.
+    public func readPage(file: URL, context: String?) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
+        do { return try readPage(file: file) } catch var error as FeedError {
+            error.context = context
+            throw error
+        }
+    }
+
     public func readPage(file: URL) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
         var elements: [PageElement] = []
         let envelope = try read(file: file, onItem: { elements.append(.item($0)) },

@@ -38,13 +38,7 @@ struct GeocodingDecoder {
     static let reader = JSONItemReader(schema: schema, itemPaths: [""])
 
     func decode<Sink: RecordSink>(file: URL, query: Query, resolvedAt: Date, into sink: inout Sink) throws -> PageSummary {
-        let page: (envelope: JSONEnvelope, elements: [JSONItemReader.PageElement])
-        do {
-            page = try Self.reader.readPage(file: file)
-        } catch var error as FeedError {
-            error.context = origin
-            throw error
-        }
+        let page = try Self.reader.readPage(file: file, context: origin)
         let envelope = page.envelope
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         if envelope.objects.contains("") {

@@ -35,13 +35,7 @@ struct OpenWeatherDecoder {
     /// hold); `units` the units a weather answer is in.
     func decode<Sink: RecordSink>(file: URL, expected: OpenWeatherEndpoint.Answer?, kind: KindSource, units: OpenWeatherUnits,
                                   into sink: inout Sink) throws -> PageSummary {
-        let page: (envelope: JSONEnvelope, elements: [JSONItemReader.PageElement])
-        do {
-            page = try Self.reader.readPage(file: file)
-        } catch var error as FeedError {
-            error.context = origin
-            throw error
-        }
+        let page = try Self.reader.readPage(file: file, context: origin)
         let envelope = page.envelope
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         guard envelope.objects.contains("") else {
