@@ -11,8 +11,13 @@ let package = Package(
         // The commands' layer (pipeline files, the catalog), for scripts/fuzz.d's fuzz targets.
         .library(name: "FeedlineApp", targets: ["App"]),
     ],
+    // `swift build --traits PostgreSQL` adds the PostgreSQL store (postgres-nio: a long first build).
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store (postgres://… for --db), through vapor/postgres-nio."),
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -41,9 +46,16 @@ let package = Package(
         .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // SQLite through GRDB: migrations, stores, ledger.
         .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["README.md"]),
+        // PostgreSQL through postgres-nio: the same ports as Storage. Empty unless built with the
+        // PostgreSQL trait.
+        .target(name: "PostgresStorage", dependencies: [
+            "Domain", "Pipeline",
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+        ]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
-            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage",
+            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage", "PostgresStorage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),

@@ -101,10 +101,16 @@ public struct SchemaMigration: Sendable, Hashable {
     public let identifier: String
     /// The SQL (SQLite dialect) creating or changing the feed's tables, views and indexes.
     public let sqlite: String
+    /// The same change in PostgreSQL's dialect: the same tables, columns, keys, checks and
+    /// views, with types mapped deliberately (see `Sources/PostgresStorage/README.md`). Nil
+    /// when the feed's tables are not available on PostgreSQL (opening a PostgreSQL store
+    /// with such a feed is refused).
+    public let postgres: String?
 
-    public init(_ identifier: String, sqlite: String) {
+    public init(_ identifier: String, sqlite: String, postgres: String? = nil) {
         self.identifier = identifier
         self.sqlite = sqlite
+        self.postgres = postgres
     }
 }
 
