@@ -18,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -51,6 +53,9 @@ let package = Package(
         .target(name: "PostgresStorage", dependencies: [
             "Domain", "Pipeline",
             .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
         ]),
         // The composition root and the commands.
@@ -83,6 +88,13 @@ let package = Package(
         ]),
         .testTarget(name: "OpenAQTests", dependencies: [
             "OpenAQ", "App", "Storage", "FeedCore", "Pipeline", "Domain", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        // PostgreSQL URLs in every build; the store itself against a real server with the trait
+        // (FEEDLINE_TEST_POSTGRES_URL, set by scripts/test).
+        .testTarget(name: "PostgresStorageTests", dependencies: [
+            "PostgresStorage", "App", "Storage", "Pipeline", "Domain", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),

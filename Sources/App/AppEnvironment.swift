@@ -6,6 +6,7 @@ import Logging
 import OpenAQ
 import OpenWeather
 import Pipeline
+import PostgresStorage
 import Saramin
 
 /// Every effect feedline uses, built once and handed down: the one composition root.
@@ -95,7 +96,12 @@ public struct AppEnvironment: Sendable {
 
 /// Where things are, from flags > environment > defaults.
 public struct Paths: Sendable {
+    /// The SQLite file (for a PostgreSQL store: a stand-in path nothing is written to; see
+    /// `postgresURL`).
     public var database: URL
+    /// The `postgres://` URL `--db`, `FEEDLINE_DB` or `feedline.yaml` gave, password included:
+    /// parse it with `PostgresAddress` and show it only through `databaseName`.
+    public var postgresURL: String?
     public var pipelines: URL
     public var fixtures: URL
     public var archive: URL
@@ -117,11 +123,24 @@ public struct Paths: Sendable {
             if let home { return home.resolve(setting, default: fallback) }
             return environment.resolve(fallback)
         }
-        self.database = pick(database, "FEEDLINE_DB", home?.config.database, "Data/feedline.sqlite")
+        let url = [database, v["FEEDLINE_DB"], home?.config.database].compactMap { $0 }.first { !$0.isEmpty }
+        if let url, PostgresAddress.isURL(url) {
+            self.postgresURL = url
+            self.database = environment.resolve("feedline-postgres-store")
+        } else {
+            self.postgresURL = nil
+            self.database = pick(database, "FEEDLINE_DB", home?.config.database, "Data/feedline.sqlite")
+        }
         self.pipelines = pick(pipelines, "FEEDLINE_PIPELINES", home?.config.pipelines, "Pipelines")
         self.fixtures = pick(fixtures, "FEEDLINE_FIXTURES", home?.config.fixtures, "Data/fixtures")
         self.archive = pick(archive, "FEEDLINE_ARCHIVE", home?.config.archive, "Data/archive")
         self.queries = pick(queries, "FEEDLINE_QUERIES", home?.config.queries, "Data/queries")
         self.home = home
+    }
+
+    /// The database for messages: the SQLite path, or the PostgreSQL URL without its password.
+    public var databaseName: String {
+        guard let postgresURL else { return database.path }
+        return (try? PostgresAddress(parsing: postgresURL).description) ?? PostgresAddress.redacting(postgresURL)
     }
 }

@@ -106,7 +106,7 @@ public struct Console: Sendable {
             }
             for locked in outcome.lockedOut { err("error: \(locked.reason)") }
             if json { out(Self.json(outcome.reports)) } else if !outcome.reports.isEmpty {
-                Self.summaryFooter(outcome.reports, database: paths.database).forEach(out)
+                Self.summaryFooter(outcome.reports, database: paths.databaseName).forEach(out)
             }
             return outcome.exitStatus
         } catch {
@@ -142,7 +142,7 @@ public struct Console: Sendable {
             for failure in report.fileErrors { err("error: \(failure.file): \(Self.stripContext(failure.error, file: failure.file))") }
             if json { out(Self.json([report])) } else {
                 out(Self.summaryLine(report))
-                Self.summaryFooter([report], database: paths.database).forEach(out)
+                Self.summaryFooter([report], database: paths.databaseName).forEach(out)
             }
             return outcome.exitStatus
         } catch {
@@ -219,7 +219,7 @@ public struct Console: Sendable {
 
     /// What a `run` or `replay` did in all, where it went and what to look at next: totals, the
     /// database, how to list the diagnostics each run recorded.
-    static func summaryFooter(_ reports: [RunReport], database: URL) -> [String] {
+    static func summaryFooter(_ reports: [RunReport], database: String) -> [String] {
         func n(_ value: Int) -> String { TerminalProgress.grouped(value) }
         var total = LoadCounts()
         for r in reports {
@@ -237,7 +237,7 @@ public struct Console: Sendable {
             + (total.payloadsAlreadyLoaded > 0 ? " (+\(n(total.payloadsAlreadyLoaded)) already loaded)" : "")
             + " · rows \(n(total.rows)): \(n(total.inserted)) new, \(n(total.updated)) updated, \(n(total.unchanged)) unchanged"
             + " · diagnostics \(n(total.diagnostics))"]
-        lines.append("database: \(database.path)")
+        lines.append("database: \(database)")
         let withDiagnostics = reports.filter { $0.counts.diagnostics > 0 }.compactMap(\.run)
         if let first = withDiagnostics.first {
             let runs = withDiagnostics.map { "#\($0.rawValue)" }.joined(separator: ", ")

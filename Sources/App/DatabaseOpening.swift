@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PostgresStorage
 import Storage
 
 extension AppEnvironment {
@@ -8,6 +9,7 @@ extension AppEnvironment {
     /// (`status`, `intake`: never created or written). The busy timeout comes from
     /// `FEEDLINE_BUSY_TIMEOUT_MS` (default 10 s for writers, 5 s for readers).
     func openStore(_ paths: Paths, forWriting: Bool = true) throws -> any FeedlineStore {
+        if let url = paths.postgresURL { return try openPostgres(url, forWriting: forWriting) }
         let timeout = try Self.busyTimeout(variables)
         if forWriting { return try SQLiteStore(path: paths.database.path, schema: storeSchema, busyTimeout: timeout ?? 10) }
         return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
@@ -16,6 +18,9 @@ extension AppEnvironment {
     /// The existing database opened for reading, or nil when there is none yet: dry runs and
     /// backfill plans read what is there and never create a file.
     func existingStore(_ paths: Paths) throws -> (any FeedlineStore)? {
+        if paths.postgresURL != nil {
+            do { return try openStore(paths, forWriting: false) } catch let error as PostgresNoDatabase { _ = error; return nil }
+        }
         guard FileManager.default.fileExists(atPath: paths.database.path) else { return nil }
         return try openStore(paths, forWriting: false)
     }
@@ -28,9 +33,31 @@ extension AppEnvironment {
             return CommandRefusal(error.kind == .busy ? .temporaryFailure : .configuration, error: "\(error)")
         case let error as RetryConfigurationError:
             return CommandRefusal(.configuration, error: "\(error)")
+        case let error as PostgresAddressError:
+            return CommandRefusal(.configuration, error: "\(error)")
+        case let error as PostgresUnavailable:
+            return CommandRefusal(.configuration, error: "\(error)")
+        case let error as PostgresNoDatabase:
+            return CommandRefusal(.configuration, error: "\(error)")
         default:
-            return CommandRefusal(.failure, error: "cannot open the database \(paths.database.path): \(error)")
+            return CommandRefusal(.failure, error: "cannot open the database \(paths.databaseName): \(error)")
         }
+    }
+
+    /// The PostgreSQL store at `url` (a build without the PostgreSQL trait says how to get one).
+    private func openPostgres(_ url: String, forWriting: Bool) throws -> any FeedlineStore {
+        let address = try PostgresAddress(parsing: url, environment: variables)
+        #if PostgreSQL
+        let process = RunProcess.current
+        do {
+            return try PostgresStore(address: address, environment: variables, schema: storeSchema, forWriting: forWriting,
+                                     host: process.host, pid: process.pid, isProcessAlive: process.isAlive)
+        } catch let error as PostgresStoreError where error.isMissingDatabase {
+            throw PostgresNoDatabase(message: error.message)
+        }
+        #else
+        throw PostgresUnavailable(address: address)
+        #endif
     }
 
     /// `FEEDLINE_BUSY_TIMEOUT_MS`: how long a command waits for another process's write lock
@@ -45,6 +72,14 @@ extension AppEnvironment {
 }
 
 extension Console {
+    /// Refuses a command that reads SQLite files directly when the store is PostgreSQL.
+    func sqliteOnly(_ paths: Paths, command: String) -> ExitStatus? {
+        guard paths.postgresURL != nil else { return nil }
+        environment.errorOutput("error: `feedline \(command)` reads SQLite databases only so far; the store here is PostgreSQL (\(paths.databaseName)).")
+        environment.errorOutput("hint: query PostgreSQL with psql (the same tables and views), or copy the data to a SQLite file and point --db at it.")
+        return .configuration
+    }
+
     /// Prints a refusal on standard error and returns its exit status.
     func refused(_ refusal: CommandRefusal) -> ExitStatus {
         refusal.lines.forEach(environment.errorOutput)
@@ -55,4 +90,16 @@ extension Console {
     func databaseOpenFailure(_ error: Error, paths: Paths) -> ExitStatus {
         refused(environment.databaseOpenRefusal(error, paths: paths))
     }
+}
+
+/// `--db postgres://…` in a build without the PostgreSQL trait.
+struct PostgresUnavailable: Error, CustomStringConvertible {
+    let address: PostgresAddress
+    var description: String { "cannot open \(address): \(PostgresSupport.buildHint)." }
+}
+
+/// A PostgreSQL database that holds no feedline data yet, opened for reading.
+struct PostgresNoDatabase: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -117,7 +117,7 @@ extension Console {
                 if !check.fits, status == .success { status = .temporaryFailure }
             }
         } catch {
-            environment.errorOutput("error: cannot read the quota ledger in \(paths.database.path): \(error)")
+            environment.errorOutput("error: cannot read the quota ledger in \(paths.databaseName): \(error)")
             return .failure
         }
         if json {

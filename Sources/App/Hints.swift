@@ -7,7 +7,8 @@ extension AppEnvironment {
     func missingKeysMessage(_ variables: [String], names: [String], paths: Paths) -> String {
         let defaults = Paths(environment: self)
         var command = ["feedline", "run"] + names
-        if paths.database != defaults.database { command += ["--db", displayPath(paths.database)] }
+        if paths.postgresURL != nil { command += ["--db", paths.databaseName] }
+        else if paths.database != defaults.database { command += ["--db", displayPath(paths.database)] }
         if paths.pipelines != defaults.pipelines { command += ["--pipelines-dir", displayPath(paths.pipelines)] }
         if paths.fixtures != defaults.fixtures { command += ["--fixtures", displayPath(paths.fixtures)] }
         let shown = "`" + command.map(Self.shellQuoted).joined(separator: " ") + "`"

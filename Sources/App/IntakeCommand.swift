@@ -71,6 +71,7 @@ struct IntakeCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
+        if let refused = Console(environment: env).sqliteOnly(paths, command: "intake") { try finish(refused); return }
         let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
                                     metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
         try finish(Console(environment: env).intake(request, paths: paths, json: json))

@@ -42,6 +42,7 @@ struct DescribeCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
+        if let refused = Console(environment: env).sqliteOnly(paths, command: "describe") { try finish(refused); return }
         let output: DescribeRequest.Output = datasette ? .datasette : json ? .json : .text(width: TerminalWidth.columns(env.variables))
         try finish(Console(environment: env).describe(DescribeRequest(name: name, output: output), paths: paths))
     }

@@ -84,6 +84,7 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
+        if let refused = Console(environment: env).sqliteOnly(paths, command: "query") { try finish(refused); return }
         let feedline = Console(environment: env)
         let directory = QueryRequest.savedQueriesDirectory(env, override: queriesDir)
         if list { try finish(feedline.listSavedQueries(directory: directory)); return }

@@ -86,6 +86,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
+        if let refused = Console(environment: env).sqliteOnly(paths, command: "report") { try finish(refused); return }
         let subject: ReportSubject = if let station { .station(station) } else { .province(province ?? "") }
         let request = ReportRequest(
             subject: subject, from: from.flatMap(LocalDate.init(iso:)), to: to.flatMap(LocalDate.init(iso:)), days: days, output: out,

@@ -152,12 +152,12 @@ extension Console {
         } catch let error as DatabaseAccessError {
             return databaseOpenFailure(error, paths: paths)
         } catch {
-            environment.errorOutput("error: cannot read the run ledger in \(paths.database.path): \(error)")
+            environment.errorOutput("error: cannot read the run ledger in \(paths.databaseName): \(error)")
             return .failure
         }
         let clock = environment.clock, logger = environment.logger
         var core = SchedulerCore(pipelines: pipelines, lastStarts: lastStarts, now: clock(), maximumCatchUp: maximumCatchUp)
-        environment.output("feedline schedule: \(pipelines.count) pipeline\(pipelines.count == 1 ? "" : "s") (\(ledgerMode.rawValue)), database \(paths.database.path); stop with SIGTERM or Ctrl-C.")
+        environment.output("feedline schedule: \(pipelines.count) pipeline\(pipelines.count == 1 ? "" : "s") (\(ledgerMode.rawValue)), database \(paths.databaseName); stop with SIGTERM or Ctrl-C.")
         for next in core.upcoming(after: clock()) {
             let zone = pipelines.first { $0.name == next.pipeline }?.schedule.timeZone ?? .current
             environment.output("  \(next.pipeline)\tnext \(Self.localTime(next.at, zone: zone))")

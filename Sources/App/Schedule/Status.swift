@@ -68,7 +68,7 @@ public struct StatusReport: Sendable {
                 for summary in summaries { checks[summary.run] = try store.checkResults(run: summary.run) }
             }
         } catch {
-            throw CommandRefusal(.failure, problems.map { "warning: \($0)" } + ["error: cannot read the database \(paths.database.path): \(error)"])
+            throw CommandRefusal(.failure, problems.map { "warning: \($0)" } + ["error: cannot read the database \(paths.databaseName): \(error)"])
         }
         var rows = Console.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
         for index in rows.indices { rows[index].checks = rows[index].lastRun.flatMap { checks[$0.run] } ?? [] }

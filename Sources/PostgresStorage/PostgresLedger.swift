@@ -1,0 +1,284 @@
+#if PostgreSQL
+import Domain
+import Foundation
+import Pipeline
+
+// MARK: - Run locks: session advisory locks
+
+extension PostgresStore {
+    /// The advisory-lock key of a pipeline (the same on every host).
+    public static func runLockKey(_ pipeline: String) -> Int64 { advisoryKey("feedline run lock:" + pipeline) }
+
+    /// Takes `pipeline`'s advisory lock on a connection of its own, held until release (or until
+    /// this process dies: PostgreSQL then releases it). Staleness needs no heartbeat timeout
+    /// here: a lock whose session is gone is free. The `run_lock` row records who holds it.
+    public func acquireRunLock(pipeline: String, holder: String, pid: Int32, now: Date, staleness: RunLockStaleness) throws -> RunLockOutcome {
+        let key = Self.runLockKey(pipeline)
+        let lockLink = try PostgresLink(address, password: password, applicationName: "feedline lock \(pipeline)")
+        guard try lockLink.run("SELECT pg_try_advisory_lock($1)", [.integer(key)]).scalar == .integer(1) else {
+            lockLink.close()
+            let current = try lockRow(pipeline)
+            return .held(by: current ?? RunLockHolder(pipeline: pipeline, holder: "unknown", pid: 0, host: "unknown", acquiredAt: now, heartbeatAt: now))
+        }
+        do {
+            let previous = try lockRow(pipeline)
+            let stamp = iso8601UTC(now)
+            try link.transaction {
+                try link.run("""
+                    INSERT INTO run_lock (pipeline, holder, pid, host, acquired_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz)
+                    ON CONFLICT (pipeline) DO UPDATE SET holder = EXCLUDED.holder, pid = EXCLUDED.pid, host = EXCLUDED.host,
+                        acquired_at = EXCLUDED.acquired_at, heartbeat_at = EXCLUDED.heartbeat_at
+                    """, [.text(pipeline), .text(holder), .integer(Int64(pid)), .text(host), .text(stamp)])
+                // Whoever held the lock before is gone: its unfinished runs will never finish.
+                try link.run("""
+                    UPDATE run SET status = 'abandoned', abandoned_at = $1::timestamptz,
+                        error = 'The run did not finish: its process ' || coalesce('(pid ' || pid || ' on ' || host || ') ', '')
+                            || 'stopped or lost its run lock before the end.'
+                    WHERE pipeline = $2 AND status = 'running'
+                    """, [.text(stamp), .text(pipeline)])
+            }
+            setLockLink(lockLink, for: pipeline)
+            return .acquired(tookOverFrom: previous.flatMap { $0.holder == holder ? nil : $0 })
+        } catch {
+            _ = try? lockLink.run("SELECT pg_advisory_unlock($1)", [.integer(key)])
+            lockLink.close()
+            throw error
+        }
+    }
+
+    /// Refreshes the row's heartbeat; false when this process no longer holds the lock (its
+    /// connection was lost, so PostgreSQL released it).
+    public func heartbeatRunLock(pipeline: String, holder: String, now: Date) throws -> Bool {
+        guard let lockLink = lockLink(for: pipeline) else { return false }
+        let held = (try? lockLink.run("""
+            SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
+                           AND classid = (($1::bigint >> 32) & 4294967295)::oid AND objid = ($1::bigint & 4294967295)::oid AND objsubid = 1)
+            """, [.integer(Self.runLockKey(pipeline))]).scalar) == .integer(1)
+        guard held else { return false }
+        return try link.run("UPDATE run_lock SET heartbeat_at = $1::timestamptz WHERE pipeline = $2 AND holder = $3",
+                            [.text(iso8601UTC(now)), .text(pipeline), .text(holder)]).changed == 1
+    }
+
+    public func releaseRunLock(pipeline: String, holder: String) throws {
+        try link.run("DELETE FROM run_lock WHERE pipeline = $1 AND holder = $2", [.text(pipeline), .text(holder)])
+        if let lockLink = removeLockLink(for: pipeline) {
+            _ = try? lockLink.run("SELECT pg_advisory_unlock($1)", [.integer(Self.runLockKey(pipeline))])
+            lockLink.close()
+        }
+    }
+
+    /// The locks held now: `run_lock` rows whose advisory lock some session holds.
+    public func runLocks() throws -> [RunLockHolder] {
+        let held = Set(try link.run("""
+            SELECT ((classid::bigint << 32) | objid::bigint) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+            """).rows.compactMap { row -> Int64? in if case .integer(let k) = row[0] { k } else { nil } })
+        return try link.run("SELECT pipeline, holder, pid, host, acquired_at, heartbeat_at FROM run_lock ORDER BY pipeline").rows
+            .compactMap(Self.holder).filter { held.contains(Self.runLockKey($0.pipeline)) }
+    }
+
+    private func lockRow(_ pipeline: String) throws -> RunLockHolder? {
+        try link.run("SELECT pipeline, holder, pid, host, acquired_at, heartbeat_at FROM run_lock WHERE pipeline = $1", [.text(pipeline)])
+            .rows.first.flatMap(Self.holder)
+    }
+
+    private static func holder(_ row: [StoreValue]) -> RunLockHolder? {
+        guard row.count == 6, case .text(let pipeline) = row[0], case .text(let holder) = row[1], case .integer(let pid) = row[2],
+              case .text(let host) = row[3], let acquired = parseUTC(row[4]), let heartbeat = parseUTC(row[5]) else { return nil }
+        return RunLockHolder(pipeline: pipeline, holder: holder, pid: Int32(truncatingIfNeeded: pid), host: host,
+                             acquiredAt: acquired, heartbeatAt: heartbeat)
+    }
+
+    private func setLockLink(_ lockLink: PostgresLink, for pipeline: String) {
+        locksLock.withLock { lockLinks[pipeline]?.close(); lockLinks[pipeline] = lockLink }
+    }
+    private func lockLink(for pipeline: String) -> PostgresLink? { locksLock.withLock { lockLinks[pipeline] } }
+    private func removeLockLink(for pipeline: String) -> PostgresLink? { locksLock.withLock { lockLinks.removeValue(forKey: pipeline) } }
+}
+
+// MARK: - Quota: counters shared by every host
+
+extension PostgresStore {
+    public func callsMade(_ scope: QuotaScope, on day: LocalDate) throws -> Int {
+        try callsMade([scope], on: day)[scope] ?? 0
+    }
+
+    /// One statement: concurrent hosts sharing a key never count past the limit together (the
+    /// conflicting insert waits for the other's row lock, then re-checks the limit).
+    public func reserveCall(_ scope: QuotaScope, on day: LocalDate, limit: Int?) throws -> Bool {
+        let limitValue = StoreValue(limit)
+        return try !link.run("""
+            INSERT INTO api_call AS a (source, api, credential_variable, key_fingerprint, kst_date, calls)
+            SELECT $1, $2, $3, $4, $5::date, 1 WHERE $6::bigint IS NULL OR $6::bigint > 0
+            ON CONFLICT (source, api, credential_variable, key_fingerprint, kst_date)
+            DO UPDATE SET calls = a.calls + 1 WHERE $6::bigint IS NULL OR a.calls < $6::bigint
+            RETURNING calls
+            """, Self.key(scope, day) + [limitValue]).rows.isEmpty
+    }
+
+    public func markExhausted(_ scope: QuotaScope, on day: LocalDate, limit: Int) throws {
+        try link.run("""
+            INSERT INTO api_call AS a (source, api, credential_variable, key_fingerprint, kst_date, calls)
+            VALUES ($1, $2, $3, $4, $5::date, $6)
+            ON CONFLICT (source, api, credential_variable, key_fingerprint, kst_date)
+            DO UPDATE SET calls = greatest(a.calls, EXCLUDED.calls)
+            """, Self.key(scope, day) + [.integer(Int64(max(0, limit)))])
+    }
+
+    public func callsMade(_ scopes: [QuotaScope], on day: LocalDate) throws -> [QuotaScope: Int] {
+        var out: [QuotaScope: Int] = [:]
+        for scope in scopes {
+            let value = try link.run("""
+                SELECT calls FROM api_call WHERE source = $1 AND api = $2 AND credential_variable = $3 AND key_fingerprint = $4 AND kst_date = $5::date
+                """, Self.key(scope, day)).scalar
+            if case .integer(let n) = value { out[scope] = Int(n) } else { out[scope] = 0 }
+        }
+        return out
+    }
+
+    private static func key(_ scope: QuotaScope, _ day: LocalDate) -> [StoreValue] {
+        [.text(scope.source), .text(scope.api), .text(scope.credentialVariable), .text(scope.keyFingerprint), .text(day.description)]
+    }
+}
+
+// MARK: - Reads for status, the scheduler, dry runs, backfill and intake
+
+extension PostgresStore {
+    static func parseUTC(_ value: StoreValue?) -> Date? {
+        guard case .text(let text)? = value else { return nil }
+        return ISO8601DateFormatter().date(from: text)
+    }
+
+    private func text(_ value: StoreValue) -> String? { if case .text(let t) = value { t } else { nil } }
+    private func int(_ value: StoreValue) -> Int { if case .integer(let n) = value { Int(n) } else { 0 } }
+    private func double(_ value: StoreValue) -> Double? {
+        switch value { case .real(let d): d; case .integer(let n): Double(n); default: nil }
+    }
+
+    public func lastRunStarts(mode: RunMode?) throws -> [String: Date] {
+        let rows = try mode.map { try link.run("SELECT pipeline, max(started_at) FROM run WHERE mode = $1 GROUP BY pipeline", [.text($0.rawValue)]) }
+            ?? link.run("SELECT pipeline, max(started_at) FROM run GROUP BY pipeline")
+        var starts: [String: Date] = [:]
+        for row in rows.rows { if let name = text(row[0]), let date = Self.parseUTC(row[1]) { starts[name] = date } }
+        return starts
+    }
+
+    public func pipelineRunSummaries() throws -> [PipelineRunSummary] {
+        try link.run("""
+            SELECT r.pipeline, r.id, r.mode, r.started_at, r.finished_at, r.status, r.rows_inserted, r.rows_updated, r.rows_unchanged,
+                r.diagnostics, r.error,
+                (SELECT max(finished_at) FROM run s WHERE s.pipeline = r.pipeline AND s.status = 'succeeded') AS last_success,
+                (SELECT value FROM bookmark b WHERE b.pipeline = r.pipeline AND b.name = 'newest_observed_at') AS newest_observed
+            FROM run r
+            WHERE r.id = (SELECT max(id) FROM run t WHERE t.pipeline = r.pipeline)
+            ORDER BY r.pipeline
+            """).rows.map { row in
+            PipelineRunSummary(pipeline: text(row[0]) ?? "", run: RunID(Int64(int(row[1]))), mode: text(row[2]).flatMap(RunMode.init(rawValue:)),
+                               startedAt: Self.parseUTC(row[3]), finishedAt: Self.parseUTC(row[4]), status: text(row[5]) ?? "",
+                               rowsInserted: int(row[6]), rowsUpdated: int(row[7]), rowsUnchanged: int(row[8]), diagnostics: int(row[9]),
+                               error: text(row[10]), lastSuccessAt: Self.parseUTC(row[11]), newestObservedAt: Self.parseUTC(row[12]))
+        }
+    }
+
+    public func newestDataTime(in table: String) throws -> (Date, DataTimeKind)? {
+        switch table {
+        case "forecast":
+            guard try hasTable("forecast"), let value = text(try link.run("SELECT max(released_at)::text FROM forecast").scalar ?? .null),
+                  let date = LocalDate(iso: value.prefix(10)), let hour = Int(value.dropFirst(11).prefix(2)),
+                  let slot = HourSlot(date: date, hour: hour) else { return nil }
+            return (slot.start, .issued)
+        case "job_posting":
+            guard try hasTable("job_posting") else { return nil }
+            return Self.parseUTC(try link.run("SELECT max(modified_at) FROM job_posting").scalar).map { ($0, .modified) }
+        default:
+            return nil
+        }
+    }
+
+    public func quotaUsage(on day: LocalDate) throws -> [QuotaUsage] {
+        try link.run("""
+            SELECT source, api, credential_variable, sum(calls)::bigint FROM api_call
+            WHERE kst_date = $1::date GROUP BY source, api, credential_variable ORDER BY source, api
+            """, [.text(day.description)]).rows.map {
+            QuotaUsage(source: text($0[0]) ?? "", api: text($0[1]) ?? "", credentialVariable: text($0[2]) ?? "", calls: int($0[3]))
+        }
+    }
+
+    public func bookmarks(pipeline: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for row in try link.run("SELECT name, value FROM bookmark WHERE pipeline = $1", [.text(pipeline)]).rows {
+            if let name = text(row[0]), let value = text(row[1]) { out[name] = value }
+        }
+        return out
+    }
+
+    public func hoursPresent(stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
+        guard !stations.isEmpty else { return [:] }
+        var out: [String: [LocalDate: UInt32]] = [:]
+        for row in try link.run("""
+            SELECT station_name, kst_date::text, hours_mask FROM measurement_completeness
+            WHERE kst_date BETWEEN $1::date AND $2::date AND station_name = ANY($3::text[])
+            """, [.text(from.description), .text(through.description), .text(Self.textArray(stations))]).rows {
+            guard let name = text(row[0]), let day = text(row[1]).flatMap({ LocalDate(iso: $0) }) else { continue }
+            out[name, default: [:]][day] = UInt32(truncatingIfNeeded: int(row[2]))
+        }
+        return out
+    }
+
+    /// A PostgreSQL array literal of texts (`{"a","b"}`), for `= ANY($n::text[])`.
+    static func textArray(_ values: [String]) -> String {
+        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+
+    public func hasTable(_ name: String) throws -> Bool {
+        try link.run("SELECT to_regclass($1) IS NOT NULL", [.text("\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")]).scalar == .integer(1)
+    }
+
+    public func hourlyPM(station: String, from first: LocalDate, through last: LocalDate) throws -> DustPair<HourlySeries<Double>> {
+        var pm10: [HourSlot: Double] = [:], pm25: [HourSlot: Double] = [:]
+        for row in try link.run("""
+            SELECT kst_date::text, kst_hour, pm10, pm25 FROM measurement
+            WHERE station_name = $1 AND kst_date BETWEEN $2::date AND $3::date ORDER BY kst_date, kst_hour
+            """, [.text(station), .text(first.description), .text(last.description)]).rows {
+            guard let date = text(row[0]).flatMap({ LocalDate(iso: $0) }), let slot = HourSlot(date: date, hour: int(row[1])) else { continue }
+            if let v = double(row[2]) { pm10[slot] = v }
+            if let v = double(row[3]) { pm25[slot] = v }
+        }
+        return DustPair(pm10: HourlySeries(pm10), pm25: HourlySeries(pm25))
+    }
+
+    public func hasStation(_ name: String) throws -> Bool {
+        try link.run("SELECT EXISTS (SELECT 1 FROM measurement WHERE station_name = $1)", [.text(name)]).scalar == .integer(1)
+    }
+
+    public func checkResults(run: RunID) throws -> [CheckResult] {
+        try link.run("""
+            SELECT check_name, kind, table_name, severity, on_failure, status, failing_rows, message FROM check_result WHERE run_id = $1 ORDER BY ordinal
+            """, [.integer(run.rawValue)]).rows.map { row in
+            CheckResult(name: text(row[0]) ?? "", kind: text(row[1]) ?? "", table: text(row[2]),
+                        severity: CheckSeverity(rawValue: text(row[3]) ?? "") ?? .error,
+                        onFailure: CheckFailureAction(rawValue: text(row[4]) ?? "") ?? .rollback,
+                        status: CheckResult.Status(rawValue: text(row[5]) ?? "") ?? .error,
+                        failingRows: row[6] == .null ? nil : int(row[6]), message: text(row[7]) ?? "")
+        }
+    }
+
+    public func stationCoordinates() throws -> [NamedCoordinate] {
+        guard try hasTable("station") else { return [] }
+        return try link.run("SELECT name, latitude, longitude FROM station WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY name").rows
+            .compactMap { row in
+                guard let name = text(row[0]), let lat = double(row[1]), let lon = double(row[2]) else { return nil }
+                return NamedCoordinate(name: name, latitude: lat, longitude: lon)
+            }
+    }
+
+    public func placeCoordinates() throws -> [NamedCoordinate] {
+        guard try hasTable("place") else { return [] }
+        return try link.run("SELECT query, latitude, longitude FROM place WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY query").rows
+            .compactMap { row in
+                guard let name = text(row[0]), let lat = double(row[1]), let lon = double(row[2]) else { return nil }
+                return NamedCoordinate(name: name, latitude: lat, longitude: lon)
+            }
+    }
+}
+#endif

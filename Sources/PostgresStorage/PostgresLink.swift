@@ -1,0 +1,189 @@
+#if PostgreSQL
+import Domain
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Pipeline
+import PostgresNIO
+
+/// One PostgreSQL connection used synchronously: the store's ports are synchronous (a load is
+/// one transaction driven by the runner's thread), so each statement is sent through
+/// postgres-nio and waited for. Calls are serialised; never called from an event-loop thread.
+final class PostgresLink: @unchecked Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let lock = NSLock()
+
+    /// Connects to `address` with `password` (resolved by the caller; never logged).
+    init(_ address: PostgresAddress, password: String?, applicationName: String = "feedline") throws {
+        var logger = Logger(label: "feedline.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger.logLevel = .critical
+        self.logger = logger
+        let tls: PostgresConnection.Configuration.TLS
+        switch address.tls {
+        case .disable: tls = .disable
+        case .allow, .prefer, .require, .verifyCA, .verifyFull:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            switch address.tls {
+            case .verifyFull: configuration.certificateVerification = .fullVerification
+            case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+            default: configuration.certificateVerification = .none
+            }
+            let context = try NIOSSLContext(configuration: configuration)
+            tls = (address.tls == .allow || address.tls == .prefer) ? .prefer(context) : .require(context)
+        }
+        var configuration: PostgresConnection.Configuration
+        if let directory = address.socketDirectory {
+            configuration = .init(unixSocketPath: directory + "/.s.PGSQL.\(address.port)", username: address.user,
+                                  password: password, database: address.database)
+        } else {
+            configuration = .init(host: address.host ?? "localhost", port: address.port, username: address.user,
+                                  password: password, database: address.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(Int64(address.connectTimeout))
+        configuration.options.additionalStartupParameters = [("application_name", address.applicationName ?? applicationName),
+                                                             ("TimeZone", "UTC"), ("DateStyle", "ISO")]
+        do {
+            connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                                        id: 1, logger: logger).wait()
+        } catch {
+            throw PostgresStoreError(connecting: error, address: address)
+        }
+    }
+
+    deinit { try? connection.close().wait() }
+
+    func close() { try? connection.close().wait() }
+
+    /// Runs one statement with `$1 … $n` parameters; returns its rows and the rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [StoreValue] = []) throws -> PostgresResult {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let v): bindings.append(v)
+            case .real(let v): bindings.append(v)
+            case .text(let v): bindings.append(v)
+            }
+        }
+        return try run(PostgresQuery(unsafeSQL: sql, binds: bindings))
+    }
+
+    func run(_ query: PostgresQuery) throws -> PostgresResult {
+        lock.lock(); defer { lock.unlock() }
+        do {
+            let result = try connection.query(query, logger: logger).wait()
+            return PostgresResult(rows: result.rows.map { row in row.map(StoreValue.init(cell:)) },
+                                  columns: result.rows.first.map { $0.map(\.columnName) } ?? [],
+                                  changed: result.metadata.rows ?? 0)
+        } catch {
+            throw PostgresStoreError(statement: error, sql: query.sql)
+        }
+    }
+
+    /// Runs several statements at once (simple protocol, no parameters): migrations.
+    func script(_ sql: String) throws {
+        lock.lock(); defer { lock.unlock() }
+        do { _ = try connection.simpleQuery(sql).wait() } catch { throw PostgresStoreError(statement: error, sql: sql) }
+    }
+
+    /// Runs `body` in one transaction (committed on return, rolled back when it throws).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN")
+        do {
+            let value = try body()
+            try run("COMMIT")
+            return value
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// What a statement gave back.
+struct PostgresResult {
+    var rows: [[StoreValue]]
+    var columns: [String]
+    var changed: Int
+
+    /// The first column of the first row.
+    var scalar: StoreValue? { rows.first?.first }
+}
+
+extension StoreValue {
+    /// A value read from PostgreSQL as the SQLite store would give it: integers (and booleans as
+    /// 0/1), doubles, and everything else as text — instants as ISO-8601 UTC (`…Z`), dates as
+    /// `YYYY-MM-DD`.
+    init(cell: PostgresCell) {
+        guard cell.bytes != nil else { self = .null; return }
+        switch cell.dataType {
+        case .int2: self = (try? cell.decode(Int16.self)).map { .integer(Int64($0)) } ?? .null
+        case .int4: self = (try? cell.decode(Int32.self)).map { .integer(Int64($0)) } ?? .null
+        case .int8: self = (try? cell.decode(Int64.self)).map { .integer($0) } ?? .null
+        case .bool: self = (try? cell.decode(Bool.self)).map { .integer($0 ? 1 : 0) } ?? .null
+        case .float4: self = (try? cell.decode(Float.self)).map { .real(Double($0)) } ?? .null
+        case .float8: self = (try? cell.decode(Double.self)).map { .real($0) } ?? .null
+        case .timestamptz, .timestamp: self = (try? cell.decode(Date.self)).map { .text(iso8601UTC($0)) } ?? .null
+        case .date: self = (try? cell.decode(Date.self)).map { .text(String(iso8601UTC($0).prefix(10))) } ?? .null
+        default:
+            if let text = try? cell.decode(String.self) { self = .text(text) }
+            else { self = .text(cell.bytes.map { String(buffer: $0) } ?? "") }
+        }
+    }
+}
+
+/// A PostgreSQL failure worded for a user: the server's own message, detail and SQLSTATE (the
+/// connection string and its password never appear).
+public struct PostgresStoreError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    /// The SQLSTATE code, when the server sent one (`40P01` deadlock, `23505` unique violation …).
+    public let sqlState: String?
+
+    public init(_ message: String, sqlState: String? = nil) { self.message = message; self.sqlState = sqlState }
+
+    init(connecting error: Error, address: PostgresAddress) {
+        if let error = error as? PSQLError, let server = error.serverInfo, let text = server[.message] {
+            self.init("cannot connect to \(address): \(text)", sqlState: server[.sqlState])
+        } else if let error = error as? PSQLError {
+            self.init("cannot connect to \(address): \(Self.describe(error))")
+        } else {
+            self.init("cannot connect to \(address): \(error)")
+        }
+    }
+
+    init(statement error: Error, sql: String) {
+        let first = sql.split(separator: "\n").first.map { String($0.trimmingCharacters(in: .whitespaces).prefix(80)) } ?? ""
+        if let error = error as? PSQLError, let server = error.serverInfo {
+            var text = server[.message] ?? "the server refused the statement"
+            if let detail = server[.detail] { text += " (\(detail))" }
+            self.init("PostgreSQL: \(text) [SQLSTATE \(server[.sqlState] ?? "?")] in: \(first)", sqlState: server[.sqlState])
+        } else if let error = error as? PSQLError {
+            self.init("PostgreSQL: \(Self.describe(error)) in: \(first)")
+        } else {
+            self.init("PostgreSQL: \(error) in: \(first)")
+        }
+    }
+
+    private static func describe(_ error: PSQLError) -> String {
+        switch error.code {
+        case .connectionError: "the connection failed (is the server running and reachable?)"
+        case .serverClosedConnection, .clientClosedConnection: "the connection was closed"
+        case .sslUnsupported: "the server does not offer TLS (use sslmode=disable or prefer)"
+        case .failedToAddSSLHandler: "TLS could not be set up"
+        case .unsupportedAuthMechanism: "the server asks for an authentication method feedline does not support"
+        default:
+            if let underlying = error.underlying { "\(underlying)" } else { "\(error.code)" }
+        }
+    }
+
+    public var description: String { message }
+
+    /// The code feedline gives "this database holds no feedline tables yet" (not a SQLSTATE).
+    static let noFeedlineDatabase = "feedline-no-database"
+    public var isMissingDatabase: Bool { sqlState == Self.noFeedlineDatabase }
+}
+#endif

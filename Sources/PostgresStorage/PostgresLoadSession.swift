@@ -1,0 +1,219 @@
+#if PostgreSQL
+import Domain
+import Foundation
+import Pipeline
+
+/// Writes records inside the transaction `PostgresStore.load` opened: the PostgreSQL side of
+/// the `TableWriting` port.
+///
+/// A natural-key upsert is one statement, `INSERT … ON CONFLICT (key) DO UPDATE SET … WHERE
+/// <a compared column IS DISTINCT FROM its new value> RETURNING (xmax = 0)`: a returned `true`
+/// is an insert, `false` an update, no row an unchanged row. Parameters are cast to each
+/// column's declared type (text to `timestamptz`, `date` …), read from the catalog.
+final class PostgresLoadSession: LoadSession {
+    let link: PostgresLink
+    let run: RunID
+    private let writers: [ObjectIdentifier: RecordWriter]
+    private let columnTypes: ColumnTypeCache
+    private(set) var diagnosticCount = 0
+    private(set) var failure: String?
+    private var pipelineName: String?
+    private var upsertSQL: [Int: String] = [:]
+    private var writtenOnce: [Int: Set<[StoreValue]>] = [:]
+    private var rowsByTable: [String: Int] = [:]
+
+    init(link: PostgresLink, run: RunID, writers: [ObjectIdentifier: RecordWriter], columnTypes: ColumnTypeCache) {
+        self.link = link; self.run = run; self.writers = writers; self.columnTypes = columnTypes
+    }
+
+    var runID: RunID { run }
+
+    func write(_ record: FeedRecord, payload: RawPayload?) throws -> WriteOutcome {
+        guard let writer = writers[ObjectIdentifier(record.recordType)] else {
+            throw UnregisteredRecordError(recordType: String(describing: record.recordType))
+        }
+        return try writer.write(record.value, payload: payload, to: self)
+    }
+
+    func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws {
+        try link.run("""
+            INSERT INTO diagnostic (run_id, payload_sha256, code, message, location, value) VALUES ($1, $2, $3, $4, $5, $6)
+            """, [.integer(run.rawValue), StoreValue(payload?.sha256), .text(diagnostic.code.rawValue), .text(diagnostic.message),
+                  .text(diagnostic.location), StoreValue(diagnostic.value)])
+        diagnosticCount += 1
+    }
+
+    func wasLoaded(sha256: String) throws -> Bool {
+        try link.run("SELECT EXISTS (SELECT 1 FROM payload WHERE sha256 = $1)", [.text(sha256)]).scalar == .integer(1)
+    }
+
+    func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws {
+        try link.run("""
+            INSERT INTO payload (sha256, source, operation, format, request_url, fetched_at, http_status, content_type,
+                                 byte_count, item_count, archive_path, run_id)
+            VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7, $8, $9, $10, $11, $12)
+            ON CONFLICT (sha256) DO NOTHING
+            """, [.text(payload.sha256), StoreValue(payload.source), StoreValue(payload.operation), .text(payload.format.rawValue),
+                  StoreValue(payload.request?.displayURL), .text(iso8601UTC(payload.fetchedAt)), StoreValue(payload.httpStatus),
+                  StoreValue(payload.contentType), StoreValue(payload.byteCount), StoreValue(itemCount), StoreValue(archivePath),
+                  .integer(run.rawValue)])
+    }
+
+    func setBookmark(_ name: String, to value: String) throws {
+        try link.run("""
+            INSERT INTO bookmark (pipeline, name, value, run_id) SELECT pipeline, $1, $2, id FROM run WHERE id = $3
+            ON CONFLICT (pipeline, name) DO UPDATE SET value = EXCLUDED.value, run_id = EXCLUDED.run_id
+            """, [.text(name), .text(value), .integer(run.rawValue)])
+    }
+
+    // MARK: - TableWriting
+
+    func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {
+        let sql = try upsertSQL[table.fingerprint] ?? {
+            let sql = PostgresUpsertSQL.statement(table, types: try columnTypes.types(of: table.table, link: link))
+            upsertSQL[table.fingerprint] = sql
+            return sql
+        }()
+        rowsByTable[table.table, default: 0] += 1
+        let result = try link.run(sql, row.values)
+        guard let returned = result.scalar else { return .unchanged }
+        return returned == .integer(1) ? .inserted : .updated
+    }
+
+    func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws {
+        guard writtenOnce[table.fingerprint, default: []].insert(row.values).inserted else { return }
+        _ = try upsert(table, row)
+    }
+
+    func replaceChildren(_ table: ChildTable, parent: [StoreValue], rows: [RowValues]) throws -> Bool {
+        rowsByTable[table.table, default: 0] += rows.count
+        let types = try columnTypes.types(of: table.table, link: link)
+        let parentWhere = table.parentColumns.enumerated().map { "\($1) = $\($0 + 1)::\(types[$1] ?? "text")" }.joined(separator: " AND ")
+        let order = table.ordinal ?? table.columns.joined(separator: ", ")
+        let existing = try link.run("""
+            SELECT \(table.columns.joined(separator: ", ")) FROM \(table.table) WHERE \(parentWhere) ORDER BY \(order)
+            """, parent).rows
+        var incoming = rows.map(\.values)
+        if table.ordinal == nil {
+            let key = { (row: [StoreValue]) in row.map { "\($0)" }.joined(separator: "\u{1F}") }
+            incoming.sort { key($0) < key($1) }
+            if existing.count == incoming.count && existing.sorted(by: { key($0) < key($1) }) == incoming { return false }
+        } else if existing == incoming {
+            return false
+        }
+        try link.run("DELETE FROM \(table.table) WHERE \(parentWhere)", parent)
+        let columns = table.parentColumns + (table.ordinal.map { [$0] } ?? []) + table.columns
+        let placeholders = columns.enumerated().map { "$\($0 + 1)::\(types[$1] ?? "text")" }.joined(separator: ", ")
+        // Unordered children are a set: a repeated child is stored once.
+        let sql = "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+            + (table.ordinal == nil ? " ON CONFLICT DO NOTHING" : "")
+        for (index, row) in incoming.enumerated() {
+            let ordinal: [StoreValue] = table.ordinal == nil ? [] : [.integer(Int64(index + 1))]
+            try link.run(sql, parent + ordinal + row)
+        }
+        return true
+    }
+
+    func newestRow(in table: String, columns: [String], matching match: [(column: String, value: StoreValue)]) throws -> [StoreValue]? {
+        let types = try columnTypes.types(of: table, link: link)
+        return try link.run("""
+            SELECT \(columns.joined(separator: ", ")) FROM \(table)
+            WHERE \(match.enumerated().map { "\($1.column) = $\($0 + 1)::\(types[$1.column] ?? "text")" }.joined(separator: " AND "))
+            ORDER BY id DESC LIMIT 1
+            """, match.map(\.value)).rows.first
+    }
+
+    func insert(into table: String, columns: [String], _ row: RowValues) throws {
+        rowsByTable[table, default: 0] += 1
+        let types = try columnTypes.types(of: table, link: link)
+        try link.run("""
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.enumerated().map { "$\($0 + 1)::\(types[$1] ?? "text")" }.joined(separator: ", ")))
+            """, row.values)
+    }
+
+    func raiseBookmark(_ name: String, toAtLeast value: Int64) throws {
+        try link.run("""
+            INSERT INTO bookmark (pipeline, name, value, run_id) SELECT pipeline, $1, $2, id FROM run WHERE id = $3
+            ON CONFLICT (pipeline, name) DO UPDATE SET value = EXCLUDED.value, run_id = EXCLUDED.run_id
+            WHERE EXCLUDED.value::bigint > (CASE WHEN bookmark.value ~ '^-?[0-9]{1,18}$' THEN bookmark.value::bigint ELSE 0 END)
+            """, [.text(name), .text(String(value)), .integer(run.rawValue)])
+    }
+
+    // MARK: - Checks
+
+    func evaluate(_ checks: [DataCheck], context: CheckContext) throws -> [CheckResult] {
+        try PostgresCheckEvaluator(link: link, rowsWritten: rowsByTable).evaluate(checks, context: context)
+    }
+
+    func record(_ results: [CheckResult]) throws {
+        try Self.record(results, run: run, link: link)
+    }
+
+    func markFailed(_ error: String) { failure = error }
+
+    static func record(_ results: [CheckResult], run: RunID, link: PostgresLink) throws {
+        for (index, result) in results.enumerated() {
+            try link.run("""
+                INSERT INTO check_result (run_id, ordinal, check_name, kind, table_name, severity, on_failure, status, failing_rows, message, sample)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                """, [.integer(run.rawValue), StoreValue(index + 1), .text(result.name), .text(result.kind), StoreValue(result.table),
+                      .text(result.severity.rawValue), .text(result.onFailure.rawValue), .text(result.status.rawValue),
+                      StoreValue(result.failingRows), .text(result.message),
+                      result.sampleRows.isEmpty ? .null : .text(sampleJSON(columns: result.sampleColumns, rows: result.sampleRows))])
+        }
+    }
+
+    /// Up to five failing rows as a JSON array of `{column: value}` objects.
+    static func sampleJSON(columns: [String], rows: [[StoreValue]]) -> String {
+        let objects: [[String: Any]] = rows.map { row in
+            Dictionary(zip(columns, row).map { column, value -> (String, Any) in
+                switch value {
+                case .null: (column, NSNull())
+                case .integer(let v): (column, v)
+                case .real(let v): (column, v.isFinite ? v as Any : NSNull())
+                case .text(let v): (column, v)
+                }
+            }, uniquingKeysWith: { a, _ in a })
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The upsert statement of one `UpsertTable` in PostgreSQL's dialect (see `PostgresLoadSession`).
+enum PostgresUpsertSQL {
+    static func statement(_ spec: UpsertTable, types: [String: String]) -> String {
+        let (table, columns, key) = (spec.table, spec.columns, spec.key)
+        let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { index, column in
+            (column, "$\(index + 1)::\(types[column] ?? "text")")
+        })
+        let inserted = columns.map { column -> String in
+            guard var fallback = spec.insertFallbacks[column] else { return parameter[column]! }
+            for (name, value) in parameter { fallback = fallback.replacingOccurrences(of: "{\(name)}", with: value) }
+            return "coalesce(\(parameter[column]!), \(fallback))"
+        }
+        let values = columns.filter { !key.contains($0) }
+        // SET uses the parameters (as SQLite's UPDATE does), not EXCLUDED: an insert fallback
+        // fills a NULL on insert only.
+        let assignments = values.map { column in
+            spec.keepKnown.contains(column) ? "\(column) = coalesce(\(parameter[column]!), t.\(column))" : "\(column) = \(parameter[column]!)"
+        }
+        let compared = values.filter { !spec.ignoredInComparison.contains($0) }.map { column in
+            spec.keepKnown.contains(column)
+                ? "(\(parameter[column]!) IS NOT NULL AND \(parameter[column]!) IS DISTINCT FROM t.\(column))"
+                : "t.\(column) IS DISTINCT FROM \(parameter[column]!)"
+        }
+        let sets = assignments + (spec.counted ? ["revision = t.revision + 1"] : [])
+        let head = """
+            INSERT INTO \(table) AS t (\(columns.joined(separator: ", "))) VALUES (\(inserted.joined(separator: ", ")))
+            ON CONFLICT (\(key.joined(separator: ", ")))
+            """
+        guard !sets.isEmpty, !compared.isEmpty else { return head + " DO NOTHING RETURNING (xmax = 0)" }
+        return head + """
+             DO UPDATE SET \(sets.joined(separator: ", "))
+            WHERE \(compared.joined(separator: " OR "))
+            RETURNING (xmax = 0)
+            """
+    }
+}
+#endif
