@@ -157,7 +157,8 @@ public enum AirKoreaTables {
     // MARK: - Migration
 
     /// The migration creating the statistics and alert tables; never edited once released.
-    public static let statisticsMigration = SchemaMigration("airkorea-v1-station-stats-and-pm-alerts", sqlite: statisticsSQL)
+    public static let statisticsMigration = SchemaMigration("airkorea-v1-station-stats-and-pm-alerts", sqlite: statisticsSQL,
+                                                             postgres: statisticsPostgresSQL)
 
     private static let day = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'"
     private static let month = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]'"
@@ -215,6 +216,70 @@ public enum AirKoreaTables {
             sn              TEXT,                                       -- AirKorea's serial number
             payload_sha256  TEXT,
             revision        INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (district, area, pollutant, level, issued_at),
+            CHECK ((cleared_at IS NULL) = (cleared_kst IS NULL)),
+            CHECK (cleared_at IS NULL OR cleared_at >= issued_at)
+        );
+        CREATE INDEX pm_alert_by_time ON pm_alert (issued_at);
+        """
+
+    /// `statisticsSQL` in PostgreSQL's dialect (types mapped as `Sources/PostgresStorage/README.md`
+    /// says): `kst_date` a `date`, `issued_at`/`cleared_at` instants (`timestamptz`, whole seconds
+    /// as the SQLite pattern demands); `kst_month` and the KST labels stay text, their GLOB
+    /// patterns become anchored regular expressions.
+    static let statisticsPostgresSQL = """
+        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRDyrg (측정소별 실시간 일평균): one station × KST day.
+        -- Means of the realtime hourly stream as AirKorea computed them (not the confirmed data);
+        -- compare measurement_daily, feedline's own means of the hours it loaded.
+        CREATE TABLE station_daily_stats (
+            station_name    text NOT NULL CHECK (station_name <> ''),   -- msrstnName
+            kst_date        date NOT NULL,                              -- msurDt
+            pm10_avg        double precision CHECK (pm10_avg BETWEEN 0 AND 2000),   -- pm10Value, µg/m³
+            pm25_avg        double precision CHECK (pm25_avg BETWEEN 0 AND 2000),   -- pm25Value, µg/m³
+            o3_avg          double precision CHECK (o3_avg BETWEEN 0 AND 10),       -- o3Value, ppm
+            no2_avg         double precision CHECK (no2_avg BETWEEN 0 AND 10),      -- no2Value, ppm
+            co_avg          double precision CHECK (co_avg BETWEEN 0 AND 10),       -- coValue, ppm
+            so2_avg         double precision CHECK (so2_avg BETWEEN 0 AND 10),      -- so2Value, ppm
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (station_name, kst_date)
+        );
+        CREATE INDEX station_daily_stats_by_date ON station_daily_stats (kst_date);
+
+        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRMmrg (측정소별 실시간 월평균): one station × KST month.
+        CREATE TABLE station_monthly_stats (
+            station_name    text NOT NULL CHECK (station_name <> ''),   -- msrstnName
+            kst_month       text NOT NULL CHECK (kst_month ~ '^[0-9]{4}-[0-1][0-9]$'),  -- msurMm, YYYY-MM
+            pm10_avg        double precision CHECK (pm10_avg BETWEEN 0 AND 2000),   -- pm10Value, µg/m³
+            pm25_avg        double precision CHECK (pm25_avg BETWEEN 0 AND 2000),   -- pm25Value, µg/m³
+            o3_avg          double precision CHECK (o3_avg BETWEEN 0 AND 10),       -- o3Value, ppm
+            no2_avg         double precision CHECK (no2_avg BETWEEN 0 AND 10),      -- no2Value, ppm
+            co_avg          double precision CHECK (co_avg BETWEEN 0 AND 10),       -- coValue, ppm
+            so2_avg         double precision CHECK (so2_avg BETWEEN 0 AND 10),      -- so2Value, ppm
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (station_name, kst_month)
+        );
+        CREATE INDEX station_monthly_stats_by_month ON station_monthly_stats (kst_month);
+
+        -- AirKorea UlfptcaAlarmInqireSvc/getUlfptcaAlarmInfo: one PM10 or PM2.5 alert (주의보 advisory,
+        -- 경보 warning) of one 권역, from its issue to its clear. Times are KST as delivered
+        -- (issueDate issueTime, 24:00 kept) and instants; cleared_* are NULL while the alert is in force.
+        CREATE TABLE pm_alert (
+            district        text NOT NULL CHECK (district <> ''),       -- districtName, e.g. 서울
+            area            text NOT NULL,                              -- moveName (권역), '' when none was given
+            pollutant       text NOT NULL CHECK (pollutant IN ('PM10', 'PM2.5')),   -- itemCode
+            level           text NOT NULL CHECK (level IN ('advisory', 'warning')),  -- issueGbn 주의보 / 경보
+            issued_at       timestamptz NOT NULL CHECK (issued_at = date_trunc('second', issued_at)),
+            issued_kst      text NOT NULL CHECK (issued_kst ~ '^[0-9]{4}-[0-1][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]$'),
+            issue_value     double precision CHECK (issue_value BETWEEN 0 AND 2000),   -- issueVal, µg/m³
+            cleared_at      timestamptz CHECK (cleared_at = date_trunc('second', cleared_at)),
+            cleared_kst     text CHECK (cleared_kst ~ '^[0-9]{4}-[0-1][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]$'),
+            clear_value     double precision CHECK (clear_value BETWEEN 0 AND 2000),   -- clearVal, µg/m³
+            data_date       text,                                       -- dataDate as delivered
+            sn              text,                                       -- AirKorea's serial number
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
             PRIMARY KEY (district, area, pollutant, level, issued_at),
             CHECK ((cleared_at IS NULL) = (cleared_kst IS NULL)),
             CHECK (cleared_at IS NULL OR cleared_at >= issued_at)

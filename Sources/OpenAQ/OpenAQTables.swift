@@ -28,7 +28,7 @@ public enum OpenAQTables {
 
     /// The feed's migrations and writers, registered with the feed.
     public static let schema = FeedSchema(
-        migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL)],
+        migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL, postgres: migrationPostgresSQL)],
         writers: [
             RecordWriter(OpenAQLocation.self) { l, payload, tables in try tables.upsert(location, row(l, payload: payload)) },
             RecordWriter(OpenAQSensor.self) { s, payload, tables in try tables.upsert(sensor, row(s, payload: payload)) },
@@ -261,6 +261,135 @@ public enum OpenAQTables {
             scanned_through_utc TEXT NOT NULL CHECK (scanned_through_utc GLOB \(utcPattern)),
             payload_sha256      TEXT,
             revision            INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (sensor_id, datetime_from_utc, datetime_to_utc),
+            CHECK (datetime_from_utc < datetime_to_utc AND scanned_through_utc <= datetime_to_utc)
+        );
+        """
+
+    /// `migrationSQL` in PostgreSQL's dialect (types mapped as `Sources/PostgresStorage/README.md`
+    /// says): `*_utc` columns are instants (`timestamptz`, whole seconds as the SQLite pattern
+    /// demands); `*_local` columns stay text, as delivered with their offset.
+    static let migrationPostgresSQL = """
+        -- OpenAQ v3 (api.openaq.org): locations, their sensors, latest values and hourly averages.
+        -- Values are stored as delivered, in the units that came with them (units columns); UTC
+        -- times are instants, local times kept as delivered with their offset.
+        CREATE TABLE openaq_location (
+            location_id     bigint NOT NULL PRIMARY KEY CHECK (location_id > 0),   -- id
+            name            text,
+            locality        text,
+            timezone        text,                                   -- IANA, e.g. Asia/Seoul
+            country_id      bigint CHECK (country_id > 0),
+            country_code    text,                                   -- ISO 3166-1 alpha-2 (KR)
+            country_name    text,
+            owner_id        bigint CHECK (owner_id > 0),
+            owner_name      text,
+            provider_id     bigint CHECK (provider_id > 0),
+            provider_name   text,                                   -- AirKorea, AirNow …
+            is_mobile       integer CHECK (is_mobile IN (0, 1)),
+            is_monitor      integer CHECK (is_monitor IN (0, 1)),   -- 1: reference-grade monitor
+            instruments     text,                                   -- instruments[].name joined with "; "
+            latitude        double precision CHECK (latitude BETWEEN -90 AND 90),
+            longitude       double precision CHECK (longitude BETWEEN -180 AND 180),
+            datetime_first_utc   timestamptz CHECK (datetime_first_utc = date_trunc('second', datetime_first_utc)),
+            datetime_first_local text,
+            datetime_last_utc    timestamptz CHECK (datetime_last_utc = date_trunc('second', datetime_last_utc)),   -- old: a stale or retired location
+            datetime_last_local  text,
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
+            CHECK ((latitude IS NULL) = (longitude IS NULL))
+        );
+        CREATE INDEX openaq_location_by_country ON openaq_location (country_code);
+
+        -- No foreign key to openaq_location: a sensors answer may load before its location.
+        CREATE TABLE openaq_sensor (
+            sensor_id       bigint NOT NULL PRIMARY KEY CHECK (sensor_id > 0),
+            location_id     bigint CHECK (location_id > 0),
+            name            text,                                   -- e.g. "pm25 µg/m³"
+            parameter_id    bigint CHECK (parameter_id > 0),
+            parameter_name  text,                                   -- pm25, pm10, o3, no2, co, so2 …
+            units           text,                                   -- µg/m³, ppm … as delivered
+            display_name    text,                                   -- PM2.5, O₃ … (often NULL)
+            datetime_first_utc   timestamptz CHECK (datetime_first_utc = date_trunc('second', datetime_first_utc)),
+            datetime_first_local text,
+            datetime_last_utc    timestamptz CHECK (datetime_last_utc = date_trunc('second', datetime_last_utc)),
+            datetime_last_local  text,
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0
+        );
+        CREATE INDEX openaq_sensor_by_location ON openaq_sensor (location_id);
+
+        -- Latest values (/v3/locations/{id}/latest): no parameter or unit on the wire; see the view below.
+        CREATE TABLE openaq_latest (
+            sensor_id       bigint NOT NULL CHECK (sensor_id > 0),
+            datetime_utc    timestamptz NOT NULL CHECK (datetime_utc = date_trunc('second', datetime_utc)),
+            location_id     bigint NOT NULL CHECK (location_id > 0),
+            datetime_local  text,
+            value           double precision,                       -- as delivered, in the sensor's units; NULL when null
+            latitude        double precision CHECK (latitude BETWEEN -90 AND 90),
+            longitude       double precision CHECK (longitude BETWEEN -180 AND 180),
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (sensor_id, datetime_utc)
+        );
+        CREATE INDEX openaq_latest_by_location ON openaq_latest (location_id, datetime_utc);
+
+        -- Every latest value with its sensor's parameter and units (NULL until the sensor is
+        -- loaded by openaq-locations or location-sensors) and its location's name; is_newest marks
+        -- each sensor's newest row (1, else 0).
+        CREATE VIEW openaq_latest_measurement AS
+        SELECT l.location_id, loc.name AS location_name, l.sensor_id, s.parameter_id, s.parameter_name, s.display_name, s.units,
+               l.value, l.datetime_utc, l.datetime_local, l.latitude, l.longitude,
+               CASE WHEN l.datetime_utc = (SELECT max(n.datetime_utc) FROM openaq_latest n WHERE n.sensor_id = l.sensor_id)
+                    THEN 1 ELSE 0 END AS is_newest
+        FROM openaq_latest l
+        LEFT JOIN openaq_sensor s ON s.sensor_id = l.sensor_id
+        LEFT JOIN openaq_location loc ON loc.location_id = l.location_id;
+
+        -- Hourly averages (/v3/sensors/{id}/hours), dated by the hour's end like OpenAQ.
+        CREATE TABLE openaq_hourly (
+            sensor_id           bigint NOT NULL CHECK (sensor_id > 0),
+            datetime_to_utc     timestamptz NOT NULL CHECK (datetime_to_utc = date_trunc('second', datetime_to_utc)),     -- period.datetimeTo, the hour's end
+            datetime_from_utc   timestamptz NOT NULL CHECK (datetime_from_utc = date_trunc('second', datetime_from_utc)),   -- period.datetimeFrom
+            datetime_from_local text,
+            datetime_to_local   text,
+            period_label        text,                                -- 1hour
+            period_interval     text,                                -- 01:00:00
+            value               double precision,                    -- as delivered, in units; NULL when OpenAQ computed none
+            parameter_id        bigint CHECK (parameter_id > 0),
+            parameter_name      text,
+            units               text,                                -- as delivered (µg/m³, ppm …)
+            display_name        text,
+            has_flags           integer CHECK (has_flags IN (0, 1)),
+            latitude            double precision CHECK (latitude BETWEEN -90 AND 90),
+            longitude           double precision CHECK (longitude BETWEEN -180 AND 180),
+            summary_min double precision, summary_q02 double precision, summary_q25 double precision,
+            summary_median double precision, summary_q75 double precision, summary_q98 double precision,
+            summary_max double precision, summary_avg double precision, summary_sd double precision,
+            coverage_expected_count     bigint CHECK (coverage_expected_count >= 0),
+            coverage_expected_interval  text,
+            coverage_observed_count     bigint CHECK (coverage_observed_count >= 0),
+            coverage_observed_interval  text,
+            coverage_percent_complete   double precision CHECK (coverage_percent_complete >= 0),   -- as delivered: may exceed 100
+            coverage_percent_coverage   double precision CHECK (coverage_percent_coverage >= 0),
+            coverage_datetime_from_utc   timestamptz CHECK (coverage_datetime_from_utc = date_trunc('second', coverage_datetime_from_utc)),
+            coverage_datetime_from_local text,
+            coverage_datetime_to_utc     timestamptz CHECK (coverage_datetime_to_utc = date_trunc('second', coverage_datetime_to_utc)),
+            coverage_datetime_to_local   text,
+            payload_sha256      text,
+            revision            bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (sensor_id, datetime_to_utc),
+            CHECK (datetime_from_utc < datetime_to_utc)
+        );
+        CREATE INDEX openaq_hourly_by_time ON openaq_hourly (datetime_to_utc);
+
+        -- The windows live sensor-hours runs asked for; (datetime_from, datetime_to] like the API.
+        CREATE TABLE openaq_hours_window (
+            sensor_id           bigint NOT NULL CHECK (sensor_id > 0),
+            datetime_from_utc   timestamptz NOT NULL CHECK (datetime_from_utc = date_trunc('second', datetime_from_utc)),
+            datetime_to_utc     timestamptz NOT NULL CHECK (datetime_to_utc = date_trunc('second', datetime_to_utc)),
+            scanned_through_utc timestamptz NOT NULL CHECK (scanned_through_utc = date_trunc('second', scanned_through_utc)),
+            payload_sha256      text,
+            revision            bigint NOT NULL DEFAULT 0,
             PRIMARY KEY (sensor_id, datetime_from_utc, datetime_to_utc),
             CHECK (datetime_from_utc < datetime_to_utc AND scanned_through_utc <= datetime_to_utc)
         );

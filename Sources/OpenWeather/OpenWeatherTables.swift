@@ -27,8 +27,8 @@ public enum OpenWeatherTables {
 
     /// The feed's migrations (in order) and writers, registered with the feed.
     public static let schema = FeedSchema(
-        migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL),
-                     SchemaMigration(placeMigrationIdentifier, sqlite: placeMigrationSQL)],
+        migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL, postgres: migrationPostgresSQL),
+                     SchemaMigration(placeMigrationIdentifier, sqlite: placeMigrationSQL, postgres: placeMigrationPostgresSQL)],
         writers: [
             RecordWriter(AirPollutionReading.self) { r, payload, tables in
                 let outcome = try tables.upsert(airPollution, row(r, payload: payload))
@@ -229,6 +229,122 @@ public enum OpenWeatherTables {
             resolved_at     TEXT NOT NULL CHECK (resolved_at GLOB \(utcPattern)),  -- when the answer was fetched, UTC
             payload_sha256  TEXT,
             revision        INTEGER NOT NULL DEFAULT 0,
+            CHECK ((latitude IS NULL) = (longitude IS NULL))      -- both or neither
+        );
+        """
+
+    /// `migrationSQL` in PostgreSQL's dialect (types mapped as `Sources/PostgresStorage/README.md`
+    /// says): UTC times are instants (`timestamptz`), whole seconds as the SQLite pattern demands.
+    static let migrationPostgresSQL = """
+        -- OpenWeather air pollution (/data/2.5/air_pollution, …/forecast, …/history): modelled values,
+        -- one row per location × hour × kind. All concentrations µg/m³ (CO too, unlike AirKorea's ppm);
+        -- a component the answer did not carry is NULL, never 0. aqi is OpenWeather's own 1–5 scale
+        -- (1 Good, 2 Fair, 3 Moderate, 4 Poor, 5 Very Poor) as delivered, not the Korean CAI nor the US AQI.
+        CREATE TABLE openweather_air_pollution (
+            latitude        double precision NOT NULL CHECK (latitude BETWEEN -90 AND 90),      -- coord.lat, degrees north
+            longitude       double precision NOT NULL CHECK (longitude BETWEEN -180 AND 180),   -- coord.lon, degrees east
+            observed_at     timestamptz NOT NULL CHECK (observed_at = date_trunc('second', observed_at)),  -- dt
+            kind            text NOT NULL CHECK (kind IN ('current', 'forecast', 'history')),
+            aqi             integer CHECK (aqi BETWEEN 1 AND 5),
+            co              double precision CHECK (co >= 0),
+            no              double precision CHECK (no >= 0),
+            no2             double precision CHECK (no2 >= 0),
+            o3              double precision CHECK (o3 >= 0),
+            so2             double precision CHECK (so2 >= 0),
+            pm2_5           double precision CHECK (pm2_5 >= 0),
+            pm10            double precision CHECK (pm10 >= 0),
+            nh3             double precision CHECK (nh3 >= 0),
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (latitude, longitude, observed_at, kind)
+        );
+        CREATE INDEX openweather_air_pollution_by_time ON openweather_air_pollution (observed_at);
+
+        -- One row per location × hour: history when there is one, else current, else forecast.
+        CREATE VIEW openweather_air_pollution_hourly AS
+        SELECT latitude, longitude, observed_at, kind, aqi, co, no, no2, o3, so2, pm2_5, pm10, nh3
+        FROM (SELECT a.*, row_number() OVER (
+                  PARTITION BY latitude, longitude, observed_at
+                  ORDER BY CASE kind WHEN 'history' THEN 0 WHEN 'current' THEN 1 ELSE 2 END) AS preference
+              FROM openweather_air_pollution a) AS ranked
+        WHERE preference = 1;
+
+        -- OpenWeather current weather (/data/2.5/weather), one row per location × observation time.
+        -- Temperatures °C and wind m/s whatever units the request used; units and
+        -- temperature_as_delivered keep what came (K for standard, °C metric, °F imperial).
+        -- rain_* and snow_* are NULL when the answer left the object out (OpenWeather does when
+        -- there is no precipitation): coalesce(rain_1h_mm, 0) reads them as its documentation means.
+        CREATE TABLE openweather_weather (
+            latitude        double precision NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+            longitude       double precision NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+            observed_at     timestamptz NOT NULL CHECK (observed_at = date_trunc('second', observed_at)),  -- dt
+            city_id         bigint CHECK (city_id > 0),           -- id; NULL when the answer names no city
+            city_name       text,                                 -- name
+            country         text,                                 -- sys.country
+            timezone_offset_s bigint CHECK (timezone_offset_s BETWEEN -50400 AND 50400),  -- timezone, s east of UTC
+            condition_id    bigint CHECK (condition_id >= 0),     -- weather[0].id (all of them: openweather_weather_condition)
+            condition_main  text,                                 -- weather[0].main
+            condition_description text,                           -- weather[0].description (lang)
+            condition_icon  text,                                 -- weather[0].icon
+            units           text NOT NULL CHECK (units IN ('standard', 'metric', 'imperial')),
+            temperature_as_delivered double precision,            -- main.temp in the units above
+            temperature_c   double precision CHECK (temperature_c BETWEEN -100 AND 70),
+            feels_like_c    double precision CHECK (feels_like_c BETWEEN -100 AND 70),
+            temperature_min_c double precision CHECK (temperature_min_c BETWEEN -100 AND 70),
+            temperature_max_c double precision CHECK (temperature_max_c BETWEEN -100 AND 70),
+            pressure_hpa    double precision CHECK (pressure_hpa BETWEEN 100 AND 1200),
+            sea_level_hpa   double precision CHECK (sea_level_hpa BETWEEN 100 AND 1200),
+            ground_level_hpa double precision CHECK (ground_level_hpa BETWEEN 100 AND 1200),
+            humidity_pct    double precision CHECK (humidity_pct BETWEEN 0 AND 100),
+            wind_speed_ms   double precision CHECK (wind_speed_ms BETWEEN 0 AND 150),
+            wind_gust_ms    double precision CHECK (wind_gust_ms BETWEEN 0 AND 150),
+            wind_deg        double precision CHECK (wind_deg BETWEEN 0 AND 360),
+            clouds_pct      double precision CHECK (clouds_pct BETWEEN 0 AND 100),
+            visibility_m    double precision CHECK (visibility_m >= 0),       -- capped at 10000 by OpenWeather
+            rain_1h_mm      double precision CHECK (rain_1h_mm >= 0),
+            rain_3h_mm      double precision CHECK (rain_3h_mm >= 0),
+            snow_1h_mm      double precision CHECK (snow_1h_mm >= 0),
+            snow_3h_mm      double precision CHECK (snow_3h_mm >= 0),
+            sunrise_at      timestamptz CHECK (sunrise_at = date_trunc('second', sunrise_at)),  -- sys.sunrise
+            sunset_at       timestamptz CHECK (sunset_at = date_trunc('second', sunset_at)),    -- sys.sunset
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (latitude, longitude, observed_at)
+        );
+        CREATE INDEX openweather_weather_by_time ON openweather_weather (observed_at);
+
+        -- Every weather[] entry of an answer, in published order (the first is the primary condition).
+        CREATE TABLE openweather_weather_condition (
+            latitude        double precision NOT NULL,
+            longitude       double precision NOT NULL,
+            observed_at     timestamptz NOT NULL,
+            ordinal         bigint NOT NULL CHECK (ordinal >= 1),
+            condition_id    bigint CHECK (condition_id >= 0),     -- 501 moderate rain, 800 clear sky …
+            main            text,
+            description     text,
+            icon            text,
+            PRIMARY KEY (latitude, longitude, observed_at, ordinal),
+            FOREIGN KEY (latitude, longitude, observed_at)
+                REFERENCES openweather_weather (latitude, longitude, observed_at) ON DELETE CASCADE
+        );
+        """
+
+    /// `placeMigrationSQL` in PostgreSQL's dialect.
+    static let placeMigrationPostgresSQL = """
+        -- Place names resolved once through OpenWeather's Geocoding API (/geo/1.0/direct?q=…&limit=1):
+        -- the best match of each q, kept so no run asks for it again (the {places} parameter value
+        -- stands for these coordinates). A name nothing matched has no row.
+        CREATE TABLE place (
+            query           text PRIMARY KEY NOT NULL CHECK (length(trim(query)) > 0),  -- q as asked, 'Jongno-gu,KR'
+            name            text,                                 -- name, OpenWeather's
+            local_name_ko   text,                                 -- local_names.ko, when the answer has it
+            country         text,                                 -- country, ISO 3166 code
+            state           text,                                 -- state, when the answer names one
+            latitude        double precision CHECK (latitude BETWEEN -90 AND 90),      -- lat, degrees north
+            longitude       double precision CHECK (longitude BETWEEN -180 AND 180),   -- lon, degrees east
+            resolved_at     timestamptz NOT NULL CHECK (resolved_at = date_trunc('second', resolved_at)),  -- when the answer was fetched
+            payload_sha256  text,
+            revision        bigint NOT NULL DEFAULT 0,
             CHECK ((latitude IS NULL) = (longitude IS NULL))      -- both or neither
         );
         """
