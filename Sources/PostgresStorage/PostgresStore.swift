@@ -187,3 +187,22 @@ final class ColumnTypeCache: @unchecked Sendable {
     }
 }
 #endif
+
+#if PostgreSQL
+extension PostgresStore {
+    /// Every row of `sql` (no parameters), as the store reads values: for tests, scripts and
+    /// copies.
+    public func rows(_ sql: String) throws -> [[StoreValue]] { try link.run(sql).rows }
+
+    /// Creates database `name` on the server `address` points at (connecting to its database),
+    /// dropping one of that name first when `replacing`.
+    public static func createDatabase(_ name: String, server address: PostgresAddress, environment: [String: String], replacing: Bool) throws {
+        var warnings: [String] = []
+        let link = try PostgresLink(address, password: address.resolvedPassword(environment: environment, warnings: &warnings))
+        defer { link.close() }
+        let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if replacing { try link.run("DROP DATABASE IF EXISTS \(quoted) WITH (FORCE)") }
+        try link.run("CREATE DATABASE \(quoted)")
+    }
+}
+#endif

@@ -1,0 +1,166 @@
+#if PostgreSQL
+import App
+import Domain
+import Foundation
+import GRDB
+import Pipeline
+import PostgresStorage
+import Storage
+import Testing
+import TestSupport
+
+/// The PostgreSQL store against a real server: `scripts/test` starts a throw-away cluster and
+/// sets FEEDLINE_TEST_POSTGRES_URL. Each test works in a database of its own.
+enum TestServer {
+    static func database(_ name: String) throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["FEEDLINE_TEST_POSTGRES_URL"], !url.isEmpty else {
+            throw TestServerMissing()
+        }
+        let server = try PostgresAddress(parsing: url)
+        let database = "t_\(name)_\(getpid())"
+        try PostgresStore.createDatabase(database, server: server, environment: [:], replacing: true)
+        return url.replacingOccurrences(of: "/\(server.database)", with: "/\(database)")
+    }
+
+    static func store(_ url: String, schema: FeedSchema = AppEnvironment.standardSchema, host: String = "host-a",
+                      pid: Int32 = getpid()) throws -> PostgresStore {
+        try PostgresStore(address: PostgresAddress(parsing: url), environment: [:], schema: schema, forWriting: true,
+                          host: host, pid: pid, isProcessAlive: { _ in true })
+    }
+}
+
+struct TestServerMissing: Error, CustomStringConvertible {
+    var description: String {
+        "FEEDLINE_TEST_POSTGRES_URL is not set: this build has the PostgreSQL trait, so its tests need a server (scripts/test --postgres-only starts one)"
+    }
+}
+
+@Suite("PostgreSQL store against a real server", .serialized)
+struct PostgresStoreTests {
+    static let tables = ["measurement", "station", "forecast", "forecast_region", "nearby_station", "tm_coordinate", "school", "major",
+                         "major_department", "job_info", "job_posting", "job_posting_location", "job_posting_keyword",
+                         "job_posting_status_history", "station_daily_stats", "station_monthly_stats", "pm_alert",
+                         "openweather_air_pollution", "openweather_weather", "openweather_weather_condition", "place",
+                         "openaq_location", "openaq_sensor", "openaq_latest", "openaq_hourly", "openaq_hours_window",
+                         "bookmark", "payload", "diagnostic", "air_quality_hourly", "measurement_completeness"]
+
+    @Test("every bundled pipeline loads the same rows as into SQLite, and a re-run changes nothing")
+    func fixturesMatchSQLite() async throws {
+        let url = try TestServer.database("fixtures")
+        let env = try FeedTestEnvironment("pg-fixtures", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: Date(timeIntervalSince1970: 1_700_000_000))
+        defer { env.dir.remove() }
+        let runs = PipelineRuns(environment: env.environment)
+        let sqlite = env.paths()
+        var postgres = sqlite
+        postgres.postgresURL = url
+        let selection = try runs.select(names: [], paths: sqlite)
+        let intoSQLite = try await runs.run(selection, mode: .fixtures, paths: sqlite)
+        let intoPostgres = try await runs.run(selection, mode: .fixtures, paths: postgres)
+        #expect(intoPostgres.reports.count == selection.pipelines.count && intoPostgres.exitStatus == .success)
+        for (a, b) in zip(intoSQLite.reports, intoPostgres.reports) {
+            #expect(a.pipeline == b.pipeline)
+            #expect(a.counts == b.counts, "\(a.pipeline): SQLite \(a.counts) vs PostgreSQL \(b.counts)")
+            #expect(b.error == nil, "\(b.pipeline): \(String(describing: b.error))")
+        }
+        let store = try TestServer.store(url)
+        for table in Self.tables {
+            let onSQLite = try env.rows("SELECT count(*) FROM \(table)")[0][0]
+            let onPostgres = try store.rows("SELECT count(*) FROM \(table)")[0][0]
+            #expect(onPostgres == .integer(Int64(onSQLite)!), "\(table): SQLite \(onSQLite), PostgreSQL \(onPostgres)")
+        }
+        // The values themselves, not only the counts.
+        let sqliteRows = try env.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(pm25, -1), coalesce(cai, -1) FROM measurement ORDER BY 1, 2")
+        let postgresRows = try store.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(pm25, -1), coalesce(cai, -1) FROM measurement ORDER BY 1 COLLATE \"C\", 2")
+        #expect(sqliteRows.count == postgresRows.count && sqliteRows.count > 0)
+        for (a, b) in zip(sqliteRows, postgresRows) {
+            #expect([StoreValue.text(a[0]), .text(a[1]), .real(Double(a[2])!), .real(Double(a[3])!), .integer(Int64(a[4])!)] == b)
+        }
+
+        let again = try await runs.run(selection, mode: .fixtures, paths: postgres)
+        #expect(again.exitStatus == .success)
+        for report in again.reports {
+            #expect(report.counts.inserted == 0 && report.counts.updated == 0, "\(report.pipeline) changed rows on a re-run: \(report.counts)")
+        }
+        let summaries = try store.pipelineRunSummaries()
+        #expect(summaries.count == selection.pipelines.count && summaries.allSatisfy { $0.status == "succeeded" })
+    }
+
+    @Test("one run lock per pipeline across hosts; a lock whose session died is free again")
+    func runLocksAcrossHosts() throws {
+        let url = try TestServer.database("locks")
+        let staleness = RunLockStaleness(host: "any", heartbeatTimeout: 3600, isProcessAlive: { _ in true })
+        let hostA = try TestServer.store(url, host: "host-a", pid: 101)
+        let hostB = try TestServer.store(url, host: "host-b", pid: 202)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(try hostA.acquireRunLock(pipeline: "p", holder: "a:101:1", pid: 101, now: now, staleness: staleness) == .acquired(tookOverFrom: nil))
+        guard case .held(let holder) = try hostB.acquireRunLock(pipeline: "p", holder: "b:202:1", pid: 202, now: now, staleness: staleness) else {
+            Issue.record("host B took a lock host A holds"); return
+        }
+        #expect(holder.host == "host-a" && holder.pid == 101)
+        #expect(try hostB.acquireRunLock(pipeline: "other", holder: "b:202:2", pid: 202, now: now, staleness: staleness) == .acquired(tookOverFrom: nil))
+        #expect(try hostA.heartbeatRunLock(pipeline: "p", holder: "a:101:1", now: now.addingTimeInterval(10)))
+        #expect(try !hostB.heartbeatRunLock(pipeline: "p", holder: "b:202:1", now: now), "B holds no lock on p")
+        #expect(Set(try hostB.runLocks().map(\.pipeline)) == ["p", "other"])
+        try hostA.releaseRunLock(pipeline: "p", holder: "a:101:1")
+        #expect(try hostB.acquireRunLock(pipeline: "p", holder: "b:202:3", pid: 202, now: now, staleness: staleness) == .acquired(tookOverFrom: nil))
+        try hostB.releaseRunLock(pipeline: "p", holder: "b:202:3")
+
+        // A host that dies holding a lock: PostgreSQL ends its session and releases the lock.
+        var dying: PostgresStore? = try TestServer.store(url, host: "host-c", pid: 303)
+        let begun = try dying!.beginRun(pipeline: "q", mode: .live, startedAt: now)
+        #expect(try dying!.acquireRunLock(pipeline: "q", holder: "c:303:1", pid: 303, now: now, staleness: staleness) == .acquired(tookOverFrom: nil))
+        dying = nil
+        var outcome = RunLockOutcome.held(by: RunLockHolder(pipeline: "q", holder: "", pid: 0, host: "", acquiredAt: now, heartbeatAt: now))
+        for _ in 0..<50 {
+            outcome = try hostB.acquireRunLock(pipeline: "q", holder: "b:202:4", pid: 202, now: now, staleness: staleness)
+            if case .acquired = outcome { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        guard case .acquired(let previous) = outcome else { Issue.record("the dead host's lock was never released"); return }
+        #expect(previous?.host == "host-c")
+        let status = try hostB.rows("SELECT status FROM run WHERE id = \(begun.rawValue)")
+        #expect(status == [[.text("abandoned")]], "the dead holder's run is abandoned when its lock is taken")
+    }
+
+    @Test("three hosts sharing a key never count past its daily quota together")
+    func quotaIsShared() async throws {
+        let url = try TestServer.database("quota")
+        let scope = QuotaScope(source: "airkorea", api: "ArpltnInforInqireSvc", credentialVariable: "AIRKOREA_SERVICE_KEY", keyFingerprint: "abc")
+        let day = LocalDate(year: 2026, month: 11, day: 25)!
+        let hosts = try (0..<3).map { try TestServer.store(url, host: "host-\($0)") }
+        let granted = await withTaskGroup(of: Int.self) { group in
+            for host in hosts {
+                group.addTask {
+                    var count = 0
+                    for _ in 0..<60 where (try? host.reserveCall(scope, on: day, limit: 100)) == true { count += 1 }
+                    return count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(granted == 100)
+        #expect(try hosts[0].callsMade(scope, on: day) == 100)
+        #expect(try !hosts[1].reserveCall(scope, on: day, limit: 100))
+    }
+
+    @Test("a second open migrates nothing; another application's database is refused")
+    func migrationsAndForeignDatabases() throws {
+        let url = try TestServer.database("migrate")
+        _ = try TestServer.store(url)
+        let again = try TestServer.store(url)
+        let applied = try again.rows("SELECT count(*) FROM feedline_migration")[0][0]
+        #expect(applied == .integer(Int64(PostgresMigrations.core.count + AppEnvironment.standardSchema.migrations.count)))
+
+        let foreign = try TestServer.database("foreign")
+        let other = try TestServer.store(foreign, schema: FeedSchema())
+        _ = try other.rows("CREATE TABLE invoices (id int)")
+        _ = try other.rows("DROP TABLE feedline_migration")
+        do {
+            _ = try TestServer.store(foreign)
+            Issue.record("opened another application's database")
+        } catch {
+            #expect("\(error)".contains("is not a feedline database"), "\(error)")
+        }
+    }
+}
+#endif
