@@ -52,7 +52,7 @@ let package = Package(
             "Domain", "Pipeline",
             .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
-        ]),
+        ], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
             "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage", "PostgresStorage",
