@@ -57,7 +57,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
-        ]),
+        ], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
             "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage", "PostgresStorage",
