@@ -70,7 +70,7 @@ struct PostgresStoreTests {
         }
         // The values themselves, not only the counts.
         let sqliteRows = try env.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(pm25, -1), coalesce(cai, -1) FROM measurement ORDER BY 1, 2")
-        let postgresRows = try store.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(pm25, -1), coalesce(cai, -1) FROM measurement ORDER BY 1 COLLATE \"C\", 2")
+        let postgresRows = try store.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(pm25, -1), coalesce(cai, -1) FROM measurement ORDER BY station_name COLLATE \"C\", observed_at")
         #expect(sqliteRows.count == postgresRows.count && sqliteRows.count > 0)
         for (a, b) in zip(sqliteRows, postgresRows) {
             #expect([StoreValue.text(a[0]), .text(a[1]), .real(Double(a[2])!), .real(Double(a[3])!), .integer(Int64(a[4])!)] == b)
