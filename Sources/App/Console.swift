@@ -93,7 +93,7 @@ public struct Console: Sendable {
 
     /// `feedline run`: runs the named pipelines (all when `names` is empty) from fixtures or
     /// live through `PipelineRuns`, printing a line per run as it finishes and the totals.
-    public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false) async -> ExitStatus {
+    public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false, slot: Date? = nil) async -> ExitStatus {
         let runs = PipelineRuns(environment: environment)
         do throws(CommandRefusal) {
             let selection = try runs.select(names: names, paths: paths)
@@ -101,10 +101,11 @@ public struct Console: Sendable {
             if dryRun { return self.dryRun(selection.pipelines, source: source, paths: paths, json: json) }  // DryRun.swift
             let nameWidth = selection.pipelines.map { DisplayWidth.columns($0.name) }.max() ?? 0
             let out = out, err = err
-            let outcome = try await runs.run(selection, mode: source, paths: paths, names: names) { report in
+            let outcome = try await runs.run(selection, mode: source, paths: paths, names: names, slot: slot) { report in
                 if !json { out(Self.summaryLine(report, nameWidth: nameWidth)) }
             }
             for locked in outcome.lockedOut { err("error: \(locked.reason)") }
+            for name in outcome.alreadyRun { out("\(name): already run for this slot (the ledger shows a run started since); nothing to do") }
             if json { out(Self.json(outcome.reports)) } else if !outcome.reports.isEmpty {
                 Self.summaryFooter(outcome.reports, database: paths.databaseName).forEach(out)
             }

@@ -17,8 +17,12 @@ extension PostgresStore {
         let lockLink = try PostgresLink(address, password: password, applicationName: "feedline lock \(pipeline)")
         guard try lockLink.run("SELECT pg_try_advisory_lock($1)", [.integer(key)]).scalar == .integer(1) else {
             lockLink.close()
-            let current = try lockRow(pipeline)
-            return .held(by: current ?? RunLockHolder(pipeline: pipeline, holder: "unknown", pid: 0, host: "unknown", acquiredAt: now, heartbeatAt: now))
+            // The holder writes its row just after taking the lock: give it a moment.
+            for _ in 0..<20 {
+                if let current = try lockRow(pipeline) { return .held(by: current) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return .held(by: RunLockHolder(pipeline: pipeline, holder: "unknown", pid: 0, host: "another host", acquiredAt: now, heartbeatAt: now))
         }
         do {
             let previous = try lockRow(pipeline)

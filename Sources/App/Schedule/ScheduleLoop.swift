@@ -167,13 +167,19 @@ extension Console {
         while !stop.isRequested {
             switch core.decide(now: clock()) {
             case .run(let due):
+                // A pipeline's one due slot is run only if no run of it started since (another host's
+                // scheduler sharing the database may have run it). Several slots of one pipeline
+                // (`catch_up: all` after downtime) are run as they come: each starts after the
+                // slots it follows, so the ledger cannot tell them apart.
+                let slotsPerPipeline = Dictionary(due.map { ($0.pipeline, 1) }, uniquingKeysWith: +)
                 for item in due {
                     if stop.isRequested { break }
                     var metadata: Logger.Metadata = ["schedule.pipeline": "\(item.pipeline)", "schedule.slot": "\(iso8601UTC(item.slot))"]
                     if item.skippedSlots > 0 { metadata["schedule.skipped_slots"] = "\(item.skippedSlots)" }
                     if item.truncated { metadata["schedule.catch_up_truncated"] = "true" }
                     logger.notice("running scheduled pipeline", metadata: metadata)
-                    let status = await run(names: [item.pipeline], source: source, paths: paths)
+                    let status = await run(names: [item.pipeline], source: source, paths: paths,
+                                           slot: slotsPerPipeline[item.pipeline] == 1 ? item.slot : nil)
                     runs += 1
                     if status != .success {
                         logger.warning("scheduled run did not succeed", metadata: metadata.merging(["run.exit_status": "\(status.rawValue)"]) { _, b in b })

@@ -38,6 +38,9 @@ public struct PipelineRuns: Sendable {
         /// Pipelines not run because another run held their lock, with the reason.
         public var lockedOut: [(pipeline: String, reason: String)]
         public var skipped: [PipelineCatalog.Problem]
+        /// Pipelines not run because a run of theirs started at or after the scheduled slot
+        /// (another host's scheduler ran it): read from the ledger under the run lock.
+        public var alreadyRun: [String] = []
 
         /// 0 all ran and succeeded; 3 some did not (or files were skipped); 75 every run was
         /// locked out or failed transiently; 78 a key was missing; 1 otherwise.
@@ -72,7 +75,11 @@ public struct PipelineRuns: Sendable {
     ///
     /// A live run checks its keys and today's quotas first, and refuses (before anything is
     /// fetched or written) when a key is missing or the first pages would not fit.
-    public func run(_ selection: Selection, mode: RunMode, paths: Paths, names: [String] = [],
+    ///
+    /// `slot`, for the scheduler: a pipeline whose ledger shows a run (of this mode) started at
+    /// or after that time is not run again — checked after taking its run lock, so schedulers on
+    /// several hosts sharing one database run each slot once.
+    public func run(_ selection: Selection, mode: RunMode, paths: Paths, names: [String] = [], slot: Date? = nil,
                     each: @Sendable (RunReport) -> Void = { _ in }) async throws(CommandRefusal) -> Outcome {
         guard mode != .replay else {
             throw CommandRefusal(.usage, error: "pipelines run from their fixtures or live; to load saved payloads use `feedline replay PATH…`.")
@@ -113,6 +120,10 @@ public struct PipelineRuns: Sendable {
             case .failure(let refusal): outcome.lockedOut.append((pipeline.name, refusal.message)); continue
             }
             defer { lock.release() }
+            if let slot, let last = try? store.lastRunStarts(mode: mode)[pipeline.name], last >= slot {
+                outcome.alreadyRun.append(pipeline.name)
+                continue
+            }
             let report: RunReport
             switch mode {
             case .live:
