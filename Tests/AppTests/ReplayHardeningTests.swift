@@ -26,7 +26,7 @@ import Glibc
     }
 
     @Test("a FIFO in a replay directory is skipped with a one-line note; the replay finishes")
-    func fifoIsSkippedNotOpened() throws {
+    func fifoIsSkippedNotOpened() async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let pages = try pagesWithOneGoodPage(env)
@@ -38,11 +38,13 @@ import Glibc
         let feedline = env.feedline, paths = env.paths()
         let outcome = Outcome()
         Task.detached { outcome.finish(await feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: paths, force: false)) }
-        if !outcome.wait(seconds: 60) {
+        // Waited for off the cooperative pool: blocking one of its threads here could starve the
+        // replay task itself on a machine with few cores.
+        if !(await outcome.waitOffPool(seconds: 60)) {
             Issue.record("replay hung opening the FIFO \(fifo.path)")
             let fd = open(fifo.path, O_WRONLY | O_NONBLOCK)
             if fd >= 0 { close(fd) }
-            _ = outcome.wait(seconds: 60)
+            _ = await outcome.waitOffPool(seconds: 60)
             return
         }
         #expect(outcome.status == .success, "\(env.err.text)")
@@ -138,4 +140,11 @@ final class Outcome: @unchecked Sendable {
     func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
 
     var status: App.ExitStatus? { lock.withLock { value } }
+
+    /// `wait(seconds:)` on a dispatch thread, so the calling task's thread stays free.
+    func waitOffPool(seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.wait(seconds: seconds)) }
+        }
+    }
 }

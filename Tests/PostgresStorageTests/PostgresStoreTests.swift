@@ -19,7 +19,10 @@ enum TestServer {
         let server = try PostgresAddress(parsing: url)
         let database = "t_\(name)_\(getpid())"
         try PostgresStore.createDatabase(database, server: server, environment: [:], replacing: true)
-        return url.replacingOccurrences(of: "/\(server.database)", with: "/\(database)")
+        // The same URL with the last path segment (the database name) replaced.
+        let (base, query) = url.firstIndex(of: "?").map { (url[..<$0], url[$0...]) } ?? (url[...], ""[...])
+        guard let slash = base.lastIndex(of: "/"), base[..<slash].hasSuffix("/") == false else { return "\(base)/\(database)\(query)" }
+        return "\(base[...slash])\(database)\(query)"
     }
 
     static func store(_ url: String, schema: FeedSchema = AppEnvironment.standardSchema, host: String = "host-a",
