@@ -13,6 +13,8 @@
 #         FEEDLINE_TEST_POSTGRES_URL  postgres://feedline@127.0.0.1:PORT/feedline
 #         PG_PORT, PG_SOCKET_DIR      for libpq tools (psql -h "$PG_SOCKET_DIR" -p "$PG_PORT" -U feedline)
 #         PG_BIN                      the server's bin directory (psql, createdb, pg_ctl, …)
+#   pg_ensure_installed  only the installation and PG_BIN (pg_start_throwaway does it too): call it
+#                        first where a failed installation should stop a script before long work
 #   pg_url DBNAME        postgres://feedline@127.0.0.1:PORT/DBNAME
 #   pg_conninfo DBNAME   the same as a libpq key/value string (TCP too, like the URL)
 #   pg_psql DBNAME ARGS… psql -X -q -v ON_ERROR_STOP=1 on that database
@@ -85,15 +87,19 @@ _pg_free_port() {
 # Runs a server command as the server's user, from the cluster directory (which that user can read).
 _pg_run() { (cd "$_pg_dir" && "${_pg_as[@]}" "$@"); }
 
-pg_start_throwaway() {
-    local fast=0
-    [ "${1:-}" = --fast ] && fast=1
-    if [ -n "$_pg_dir" ]; then echo "error: pg_start_throwaway: a server is already running ($_pg_dir)" >&2; return 1; fi
+pg_ensure_installed() {
     if ! _pg_find_bin; then
         ensure_debs postgresql || return 1
         _pg_find_bin || { echo "error: PostgreSQL is installed but no initdb/pg_ctl found under /usr/lib/postgresql/*/bin" >&2; return 1; }
     fi
     command -v python3 >/dev/null 2>&1 || ensure_debs python3
+}
+
+pg_start_throwaway() {
+    local fast=0
+    [ "${1:-}" = --fast ] && fast=1
+    if [ -n "$_pg_dir" ]; then echo "error: pg_start_throwaway: a server is already running ($_pg_dir)" >&2; return 1; fi
+    pg_ensure_installed || return 1
 
     _pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/feedline-pg.XXXXXX")" || return 1
     on_exit pg_stop_throwaway
