@@ -223,3 +223,103 @@ public struct SnapshotSpec: Sendable, Hashable {
         self.table = table; self.columns = columns; self.key = key; self.filter = filter; self.format = format; self.file = file
     }
 }
+
+// MARK: - Results every store words the same way
+
+extension DataCheck {
+    /// A `row_count` check's result from the rows the load wrote to its table (skipped when
+    /// the run loaded no new payload).
+    public func rowCountResult(rowsWritten rows: Int, payloadsLoaded: Int) -> CheckResult {
+        guard case .rowCount(let min, let max) = kind else { return CheckResult(self, status: .error, failingRows: nil, message: "is not a row_count check") }
+        guard payloadsLoaded > 0 else {
+            return CheckResult(self, status: .skipped, failingRows: nil,
+                               message: "the run loaded no new payload (every one was loaded before), so it wrote no rows to count")
+        }
+        let table = self.table ?? ""
+        let bounds = Self.bounds(min: min.map(Double.init), max: max.map(Double.init), minInclusive: true, maxInclusive: true, integers: true)
+        let inside = (min.map { rows >= $0 } ?? true) && (max.map { rows <= $0 } ?? true)
+        return CheckResult(self, status: inside ? .passed : .failed, failingRows: nil,
+                           message: inside ? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table) (expected \(bounds))"
+                               : message.map { "\($0) (the run wrote \(rows) rows to \(table))" }
+                               ?? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table); expected \(bounds)",
+                           sampleColumns: ["rows_written"], sampleRows: [[.integer(Int64(rows))]])
+    }
+
+    /// The result of a freshness check on a run that is not live (skipped), nil on a live run.
+    public func freshnessSkipped(_ context: CheckContext) -> CheckResult? {
+        guard context.mode != .live else { return nil }
+        return CheckResult(self, status: .skipped, failingRows: nil,
+                           message: "freshness is judged on live runs only; \(context.mode.rawValue) runs load recorded data")
+    }
+
+    /// The result of a failing-rows check (not_null, unique, accepted_values, accepted_range,
+    /// relationships) that found `count` rows, with up to five of them.
+    public func failingRowsResult(count: Int, columns: [String], sample: [[StoreValue]]) -> CheckResult {
+        let text = count == 0 ? passedText : message.map { "\($0) (\(count) row\(count == 1 ? "" : "s"))" } ?? failedText(count: count)
+        return CheckResult(self, status: count == 0 ? .passed : .failed, failingRows: count, message: text,
+                           sampleColumns: columns, sampleRows: sample)
+    }
+
+
+    var passedText: String {
+        let check = self
+        let table = check.table ?? ""
+        let scope = check.filter.map { " (where \($0))" } ?? ""
+        switch check.kind {
+        case .notNull(let columns): return "no NULL in \(table).\(columns.joined(separator: ", "))\(scope)"
+        case .unique(let columns): return "every (\(columns.joined(separator: ", "))) of \(table) is unique\(scope)"
+        case .acceptedValues(let column, let values): return "every \(table).\(column) is one of \(values.joined(separator: ", "))\(scope)"
+        case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
+            return "every \(table).\(column) lies \(Self.bounds(min: min, max: max, minInclusive: minInclusive, maxInclusive: maxInclusive, integers: false))\(scope)"
+        case .relationships(let column, let to, let toColumn): return "every \(table).\(column) has a match in \(to).\(toColumn)\(scope)"
+        default: return "passed"
+        }
+    }
+
+    func failedText(count: Int) -> String {
+        let check = self
+        let table = check.table ?? ""
+        let rows = "\(count) row\(count == 1 ? "" : "s") of \(table)", hold = count == 1 ? "holds" : "hold"
+        let scope = check.filter.map { " (where \($0))" } ?? ""
+        switch check.kind {
+        case .notNull(let columns): return "\(rows) \(count == 1 ? "has" : "have") NULL in \(columns.joined(separator: " or "))\(scope)"
+        case .unique(let columns):
+            return "\(count) value\(count == 1 ? "" : "s") of (\(columns.joined(separator: ", "))) occur\(count == 1 ? "s" : "") more than once in \(table)\(scope)"
+        case .acceptedValues(let column, let values): return "\(rows) \(hold) a \(column) that is not one of \(values.joined(separator: ", "))\(scope)"
+        case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
+            return "\(rows) \(hold) a \(column) that is not \(Self.bounds(min: min, max: max, minInclusive: minInclusive, maxInclusive: maxInclusive, integers: false))\(scope)"
+        case .relationships(let column, let to, let toColumn): return "\(rows) \(hold) a \(column) with no match in \(to).\(toColumn)\(scope)"
+        default: return "\(rows) break it"
+        }
+    }
+
+    /// `between 0 and 1000`, `at least 1`, `above 0`, `at most 5`.
+    public static func bounds(min: Double?, max: Double?, minInclusive: Bool, maxInclusive: Bool, integers: Bool) -> String {
+        func n(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        switch (min, max) {
+        case let (min?, max?) where minInclusive && maxInclusive: return "between \(n(min)) and \(n(max))"
+        case let (min?, max?):
+            return "\(minInclusive ? "at least" : "above") \(n(min)) and \(maxInclusive ? "at most" : "below") \(n(max))"
+        case let (min?, nil): return "\(minInclusive ? "at least" : "above") \(n(min))"
+        case let (nil, max?): return "\(maxInclusive ? "at most" : "below") \(n(max))"
+        case (nil, nil): return "anything"
+        }
+    }
+
+    /// `45s`, `12m`, `3h05m`, `2d04h`.
+    public static func duration(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m" }
+        if s < 86400 { return "\(s / 3600)h\(String(format: "%02d", s % 3600 / 60))m" }
+        return "\(s / 86400)d\(String(format: "%02d", s % 86400 / 3600))h"
+    }
+
+    /// `87.5%`.
+    public static func percent(_ share: Double) -> String {
+        let value = (share * 1000).rounded() / 10
+        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
+    }
+}

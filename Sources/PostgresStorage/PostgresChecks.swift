@@ -62,25 +62,11 @@ struct PostgresCheckEvaluator {
         let orderBy = keyColumns.isEmpty ? "" : " ORDER BY \(keyColumns.map(c).joined(separator: ", "))"
 
         switch check.kind {
-        case .rowCount(let min, let max):
-            guard context.payloadsLoaded > 0 else {
-                return CheckResult(check, status: .skipped, failingRows: nil,
-                                   message: "the run loaded no new payload (every one was loaded before), so it wrote no rows to count")
-            }
-            let rows = rowsWritten[table] ?? 0
-            let inside = (min.map { rows >= $0 } ?? true) && (max.map { rows <= $0 } ?? true)
-            let bounds = [min.map { "at least \($0)" }, max.map { "at most \($0)" }].compactMap { $0 }.joined(separator: " and ")
-            return CheckResult(check, status: inside ? .passed : .failed, failingRows: nil,
-                               message: inside ? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table) (expected \(bounds))"
-                                   : check.message.map { "\($0) (the run wrote \(rows) rows to \(table))" }
-                                   ?? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table); expected \(bounds)",
-                               sampleColumns: ["rows_written"], sampleRows: [[.integer(Int64(rows))]])
+        case .rowCount:
+            return check.rowCountResult(rowsWritten: rowsWritten[table] ?? 0, payloadsLoaded: context.payloadsLoaded)
 
         case .freshness(let column, let maxAge):
-            guard context.mode == .live else {
-                return CheckResult(check, status: .skipped, failingRows: nil,
-                                   message: "freshness is judged on live runs only; \(context.mode.rawValue) runs load recorded data")
-            }
+            if let skipped = check.freshnessSkipped(context) { return skipped }
             let result = try link.run("""
                 SELECT max(\(c(column)))::text AS newest,
                        extract(epoch FROM ($1::timestamptz - max(\(c(column)))::timestamptz))::double precision AS age_seconds
@@ -91,7 +77,7 @@ struct PostgresCheckEvaluator {
                                    message: check.message ?? "\(table) has no \(column) to judge (no rows\(check.filter == nil ? "" : " match the where condition"))")
             }
             let fresh = age <= maxAge
-            let text = "the newest \(table).\(column) is \(newest), \(Int(age.rounded())) s old (limit \(Int(maxAge)) s)"
+            let text = "the newest \(table).\(column) is \(newest), \(DataCheck.duration(max(0, age))) old (limit \(DataCheck.duration(maxAge)))"
             return CheckResult(check, status: fresh ? .passed : .failed, failingRows: nil,
                                message: fresh ? text : check.message.map { "\($0) (\(text))" } ?? text,
                                sampleColumns: ["newest", "age_seconds"], sampleRows: [[.text(newest), .integer(Int64(age.rounded()))]])
@@ -115,7 +101,7 @@ struct PostgresCheckEvaluator {
             let expected = rows.count * hours
             let share = Double(present_) / Double(expected)
             let complete = share + 1e-12 >= min
-            let percent = { (s: Double) in "\((s * 1000).rounded() / 10)%" }
+            let percent = DataCheck.percent
             let text = "\(percent(share)) of the expected station-hours in the newest \(hours) hours of \(table) are present "
                 + "(\(present_) of \(expected): \(rows.count) \(entity) × \(hours) hours; minimum \(percent(min)))"
             return CheckResult(check, status: complete ? .passed : .failed, failingRows: expected - present_,
@@ -134,44 +120,30 @@ struct PostgresCheckEvaluator {
 
         case .notNull(let columns):
             let condition = columns.map { "\(c($0)) IS NULL" }.joined(separator: " OR ")
-            return try failing(check, "SELECT \(select(columns)) \(from) WHERE \(and(condition))\(orderBy)", [],
-                               passed: "no NULL in \(table).\(columns.joined(separator: ", "))",
-                               failed: { "\($0) row\($0 == 1 ? "" : "s") of \(table) \($0 == 1 ? "has" : "have") NULL in \(columns.joined(separator: " or "))" })
+            return try failing(check, "SELECT \(select(columns)) \(from) WHERE \(and(condition))\(orderBy)", [])
         case .unique(let columns):
             let list = columns.map(c).joined(separator: ", ")
             let presentAll = columns.map { "\(c($0)) IS NOT NULL" }.joined(separator: " AND ")
-            return try failing(check, "SELECT \(list), count(*) AS occurrences \(from) WHERE \(and(presentAll)) GROUP BY \(list) HAVING count(*) > 1 ORDER BY \(list)", [],
-                               passed: "every (\(columns.joined(separator: ", "))) of \(table) is unique",
-                               failed: { "\($0) value\($0 == 1 ? "" : "s") of (\(columns.joined(separator: ", "))) occur\($0 == 1 ? "s" : "") more than once in \(table)" })
+            return try failing(check, "SELECT \(list), count(*) AS occurrences \(from) WHERE \(and(presentAll)) GROUP BY \(list) HAVING count(*) > 1 ORDER BY \(list)", [])
         case .acceptedValues(let column, let values):
             let placeholders = values.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
             return try failing(check, "SELECT \(select([column])) \(from) WHERE \(and("\(c(column)) IS NOT NULL AND \(c(column))::text NOT IN (\(placeholders))"))\(orderBy)",
-                               values.map { .text($0) },
-                               passed: "every \(table).\(column) is one of \(values.joined(separator: ", "))",
-                               failed: { "\($0) row\($0 == 1 ? "" : "s") of \(table) \($0 == 1 ? "holds" : "hold") a \(column) that is not one of \(values.joined(separator: ", "))" })
+                               values.map { .text($0) })
         case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
             var outside: [String] = [], arguments: [StoreValue] = []
             if let min { arguments.append(.real(min)); outside.append("\(c(column)) \(minInclusive ? "<" : "<=") $\(arguments.count)::double precision") }
             if let max { arguments.append(.real(max)); outside.append("\(c(column)) \(maxInclusive ? ">" : ">=") $\(arguments.count)::double precision") }
             let condition = "\(c(column)) IS NOT NULL AND (\(outside.isEmpty ? "false" : outside.joined(separator: " OR ")))"
-            return try failing(check, "SELECT \(select([column])) \(from) WHERE \(and(condition))\(orderBy)", arguments,
-                               passed: "every \(table).\(column) lies in range",
-                               failed: { "\($0) row\($0 == 1 ? "" : "s") of \(table) \($0 == 1 ? "holds" : "hold") a \(column) out of range" })
+            return try failing(check, "SELECT \(select([column])) \(from) WHERE \(and(condition))\(orderBy)", arguments)
         case .relationships(let column, let to, let toColumn):
             let condition = "\(c(column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(quoted(to)) AS parent WHERE parent.\(quoted(toColumn)) = \(c(column)))"
-            return try failing(check, "SELECT \(select([column])) \(from) WHERE \(and(condition))\(orderBy)", [],
-                               passed: "every \(table).\(column) has a match in \(to).\(toColumn)",
-                               failed: { "\($0) row\($0 == 1 ? "" : "s") of \(table) \($0 == 1 ? "holds" : "hold") a \(column) with no match in \(to).\(toColumn)" })
+            return try failing(check, "SELECT \(select([column])) \(from) WHERE \(and(condition))\(orderBy)", [])
         }
     }
 
-    private func failing(_ check: DataCheck, _ sql: String, _ arguments: [StoreValue], passed: String, failed: (Int) -> String) throws -> CheckResult {
+    private func failing(_ check: DataCheck, _ sql: String, _ arguments: [StoreValue]) throws -> CheckResult {
         let result = try link.run(sql, arguments)
-        let count = result.rows.count
-        let scope = check.filter.map { " (where \($0))" } ?? ""
-        let text = count == 0 ? passed + scope : check.message.map { "\($0) (\(count) row\(count == 1 ? "" : "s"))" } ?? failed(count) + scope
-        return CheckResult(check, status: count == 0 ? .passed : .failed, failingRows: count, message: text,
-                           sampleColumns: result.columns, sampleRows: Array(result.rows.prefix(DataCheck.sampleLimit)))
+        return check.failingRowsResult(count: result.rows.count, columns: result.columns, sample: Array(result.rows.prefix(DataCheck.sampleLimit)))
     }
 }
 #endif

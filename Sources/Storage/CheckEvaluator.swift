@@ -37,25 +37,11 @@ struct CheckEvaluator {
     private func evaluate(_ check: DataCheck, keyColumns: [String], context: CheckContext) throws -> CheckResult {
         let table = check.table ?? ""
         switch check.kind {
-        case .rowCount(let min, let max):
-            guard context.payloadsLoaded > 0 else {
-                return CheckResult(check, status: .skipped, failingRows: nil,
-                                   message: "the run loaded no new payload (every one was loaded before), so it wrote no rows to count")
-            }
-            let rows = rowsWritten[table] ?? 0
-            let bounds = Self.bounds(min: min.map(Double.init), max: max.map(Double.init), minInclusive: true, maxInclusive: true, integers: true)
-            let inside = (min.map { rows >= $0 } ?? true) && (max.map { rows <= $0 } ?? true)
-            return CheckResult(check, status: inside ? .passed : .failed, failingRows: nil,
-                               message: inside ? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table) (expected \(bounds))"
-                                   : check.message.map { "\($0) (the run wrote \(rows) rows to \(table))" }
-                                   ?? "the run wrote \(rows) row\(rows == 1 ? "" : "s") to \(table); expected \(bounds)",
-                               sampleColumns: ["rows_written"], sampleRows: [[.integer(Int64(rows))]])
+        case .rowCount:
+            return check.rowCountResult(rowsWritten: rowsWritten[table] ?? 0, payloadsLoaded: context.payloadsLoaded)
 
         case .freshness(let column, let maxAge):
-            guard context.mode == .live else {
-                return CheckResult(check, status: .skipped, failingRows: nil,
-                                   message: "freshness is judged on live runs only; \(context.mode.rawValue) runs load recorded data")
-            }
+            if let skipped = check.freshnessSkipped(context) { return skipped }
             let query = CheckSQL.freshness(check, column: column, asOf: context.asOf)
             let row = try Row.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments))
             let newest: String? = row?["newest"]
@@ -70,7 +56,7 @@ struct CheckEvaluator {
                                    message: "the newest \(table).\(column), '\(newest)', is not a time SQLite can read (ISO-8601, UTC)")
             }
             let fresh = age <= maxAge
-            let text = "the newest \(table).\(column) is \(newest), \(Self.duration(max(0, age))) old (limit \(Self.duration(maxAge)))"
+            let text = "the newest \(table).\(column) is \(newest), \(DataCheck.duration(max(0, age))) old (limit \(DataCheck.duration(maxAge)))"
             return CheckResult(check, status: fresh ? .passed : .failed, failingRows: nil,
                                message: fresh ? text : check.message.map { "\($0) (\(text))" } ?? text,
                                sampleColumns: ["newest", "age_seconds"], sampleRows: [[.text(newest), .integer(Int64(age.rounded()))]])
@@ -86,8 +72,8 @@ struct CheckEvaluator {
             let expected = rows.count * hours
             let share = Double(present) / Double(expected)
             let complete = share + 1e-12 >= min
-            let text = "\(Self.percent(share)) of the expected station-hours in the newest \(hours) hours of \(table) are present "
-                + "(\(present) of \(expected): \(rows.count) \(entity) × \(hours) hours; minimum \(Self.percent(min)))"
+            let text = "\(DataCheck.percent(share)) of the expected station-hours in the newest \(hours) hours of \(table) are present "
+                + "(\(present) of \(expected): \(rows.count) \(entity) × \(hours) hours; minimum \(DataCheck.percent(min)))"
             let sample = rows.prefix(DataCheck.sampleLimit).map { row in
                 [StoreValue(row["entity"] as DatabaseValue), .integer(row["hours_present"]), .integer(Int64(hours))]
             }
@@ -115,9 +101,7 @@ struct CheckEvaluator {
             }
             let statement = try db.makeStatement(sql: query.sql)
             let (count, columns, sample) = try step(statement, arguments: StatementArguments(query.arguments))
-            let text = count == 0 ? Self.passedText(check) : check.message.map { "\($0) (\(count) row\(count == 1 ? "" : "s"))" } ?? Self.failedText(check, count: count)
-            return CheckResult(check, status: count == 0 ? .passed : .failed, failingRows: count, message: text,
-                               sampleColumns: columns, sampleRows: sample)
+            return check.failingRowsResult(count: count, columns: columns, sample: sample)
         }
     }
 
@@ -148,68 +132,6 @@ struct CheckEvaluator {
         } catch let error as DatabaseError where budget.expired {
             throw CheckTimedOut(seconds: Self.timeLimit, underlying: error)
         }
-    }
-
-    // MARK: - Sentences
-
-    private static func passedText(_ check: DataCheck) -> String {
-        let table = check.table ?? ""
-        let scope = check.filter.map { " (where \($0))" } ?? ""
-        switch check.kind {
-        case .notNull(let columns): return "no NULL in \(table).\(columns.joined(separator: ", "))\(scope)"
-        case .unique(let columns): return "every (\(columns.joined(separator: ", "))) of \(table) is unique\(scope)"
-        case .acceptedValues(let column, let values): return "every \(table).\(column) is one of \(values.joined(separator: ", "))\(scope)"
-        case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
-            return "every \(table).\(column) lies \(bounds(min: min, max: max, minInclusive: minInclusive, maxInclusive: maxInclusive, integers: false))\(scope)"
-        case .relationships(let column, let to, let toColumn): return "every \(table).\(column) has a match in \(to).\(toColumn)\(scope)"
-        default: return "passed"
-        }
-    }
-
-    private static func failedText(_ check: DataCheck, count: Int) -> String {
-        let table = check.table ?? ""
-        let rows = "\(count) row\(count == 1 ? "" : "s") of \(table)", hold = count == 1 ? "holds" : "hold"
-        let scope = check.filter.map { " (where \($0))" } ?? ""
-        switch check.kind {
-        case .notNull(let columns): return "\(rows) \(count == 1 ? "has" : "have") NULL in \(columns.joined(separator: " or "))\(scope)"
-        case .unique(let columns):
-            return "\(count) value\(count == 1 ? "" : "s") of (\(columns.joined(separator: ", "))) occur\(count == 1 ? "s" : "") more than once in \(table)\(scope)"
-        case .acceptedValues(let column, let values): return "\(rows) \(hold) a \(column) that is not one of \(values.joined(separator: ", "))\(scope)"
-        case .acceptedRange(let column, let min, let max, let minInclusive, let maxInclusive):
-            return "\(rows) \(hold) a \(column) that is not \(bounds(min: min, max: max, minInclusive: minInclusive, maxInclusive: maxInclusive, integers: false))\(scope)"
-        case .relationships(let column, let to, let toColumn): return "\(rows) \(hold) a \(column) with no match in \(to).\(toColumn)\(scope)"
-        default: return "\(rows) break it"
-        }
-    }
-
-    /// `between 0 and 1000`, `at least 1`, `above 0`, `at most 5`.
-    static func bounds(min: Double?, max: Double?, minInclusive: Bool, maxInclusive: Bool, integers: Bool) -> String {
-        func n(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        }
-        switch (min, max) {
-        case let (min?, max?) where minInclusive && maxInclusive: return "between \(n(min)) and \(n(max))"
-        case let (min?, max?):
-            return "\(minInclusive ? "at least" : "above") \(n(min)) and \(maxInclusive ? "at most" : "below") \(n(max))"
-        case let (min?, nil): return "\(minInclusive ? "at least" : "above") \(n(min))"
-        case let (nil, max?): return "\(maxInclusive ? "at most" : "below") \(n(max))"
-        case (nil, nil): return "anything"
-        }
-    }
-
-    /// `45s`, `12m`, `3h05m`, `2d04h`.
-    static func duration(_ seconds: TimeInterval) -> String {
-        let s = Int(seconds.rounded())
-        if s < 60 { return "\(s)s" }
-        if s < 3600 { return "\(s / 60)m" }
-        if s < 86400 { return "\(s / 3600)h\(String(format: "%02d", s % 3600 / 60))m" }
-        return "\(s / 86400)d\(String(format: "%02d", s % 86400 / 3600))h"
-    }
-
-    /// `87.5%`.
-    static func percent(_ share: Double) -> String {
-        let value = (share * 1000).rounded() / 10
-        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
     }
 
     // MARK: - Recording

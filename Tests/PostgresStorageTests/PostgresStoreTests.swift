@@ -64,7 +64,11 @@ struct PostgresStoreTests {
             #expect(a.pipeline == b.pipeline)
             #expect(a.counts == b.counts, "\(a.pipeline): SQLite \(a.counts) vs PostgreSQL \(b.counts)")
             #expect(b.error == nil, "\(b.pipeline): \(String(describing: b.error))")
+            // The declared checks judge the same data the same way on both stores.
+            #expect(a.checks.map(\.status) == b.checks.map(\.status), "\(a.pipeline): \(a.checks.map(\.message)) vs \(b.checks.map(\.message))")
+            #expect(a.checks.map(\.failingRows) == b.checks.map(\.failingRows), "\(a.pipeline)")
         }
+        #expect(intoPostgres.reports.flatMap(\.checks).count > 50, "the bundled pipelines declare their checks")
         let store = try TestServer.store(url)
         for table in Self.tables {
             let onSQLite = try env.rows("SELECT count(*) FROM \(table)")[0][0]
