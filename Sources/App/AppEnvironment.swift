@@ -138,6 +138,16 @@ public struct Paths: Sendable {
         self.home = home
     }
 
+    /// The database as written into generated crontab lines and systemd units: the SQLite file's
+    /// absolute path, or the PostgreSQL URL with no password at all (the runs read it from
+    /// PGPASSWORD or ~/.pgpass; a unit file is no place for it).
+    public var databaseForCommands: String {
+        guard let postgresURL else { return database.standardizedFileURL.path }
+        guard var address = try? PostgresAddress(parsing: postgresURL) else { return PostgresAddress.redacting(postgresURL) }
+        address.password = nil
+        return address.description
+    }
+
     /// The database for messages: the SQLite path, or the PostgreSQL URL without its password.
     public var databaseName: String {
         guard let postgresURL else { return database.path }

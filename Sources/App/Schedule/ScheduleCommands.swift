@@ -101,7 +101,7 @@ struct CrontabCommand: AsyncParsableCommand {
         let repository = env.resolve(repo ?? ".").standardizedFileURL.path
         let renderer = CrontabRenderer(
             executable: executable.map { env.resolve($0).standardizedFileURL.path } ?? Self.currentExecutable(),
-            repository: repository, database: paths.database.standardizedFileURL.path,
+            repository: repository, database: paths.databaseForCommands,
             logDirectory: logDir.map { env.resolve($0).standardizedFileURL.path } ?? repository + "/Data/logs")
         try finish(Console(environment: env).crontab(paths: paths, renderer: renderer, systemd: systemd))
     }
