@@ -19,13 +19,14 @@ extension AppEnvironment {
     /// backfill plans read what is there and never create a file.
     func existingStore(_ paths: Paths) throws -> (any FeedlineStore)? {
         if paths.postgresURL != nil {
-            do { return try openStore(paths, forWriting: false) } catch let error as PostgresNoDatabase { _ = error; return nil }
+            do { return try openStore(paths, forWriting: false) } catch is PostgresNoFeedlineDatabase { return nil }
         }
         guard FileManager.default.fileExists(atPath: paths.database.path) else { return nil }
         return try openStore(paths, forWriting: false)
     }
 
-    /// Why the database could not be opened, and the exit status: 75 when it was busy, 78 when
+    /// Why the database could not be opened, and the exit status: 75 when it was busy (or a
+    /// PostgreSQL server could not be reached), 78 when
     /// it is missing, refused or the timeout setting is bad, 1 otherwise.
     func databaseOpenRefusal(_ error: Error, paths: Paths) -> CommandRefusal {
         switch error {
@@ -37,7 +38,9 @@ extension AppEnvironment {
             return CommandRefusal(.configuration, error: "\(error)")
         case let error as PostgresUnavailable:
             return CommandRefusal(.configuration, error: "\(error)")
-        case let error as PostgresNoDatabase:
+        case let error as PostgresStoreError where error.isConnectionFailure:
+            return CommandRefusal(.temporaryFailure, error: "\(error)")
+        case let error as PostgresNoFeedlineDatabase:
             return CommandRefusal(.configuration, error: "\(error)")
         default:
             return CommandRefusal(.failure, error: "cannot open the database \(paths.databaseName): \(error)")
@@ -49,12 +52,8 @@ extension AppEnvironment {
         let address = try PostgresAddress(parsing: url, environment: variables)
         #if PostgreSQL
         let process = RunProcess.current
-        do {
-            return try PostgresStore(address: address, environment: variables, schema: storeSchema, forWriting: forWriting,
-                                     host: process.host, pid: process.pid, isProcessAlive: process.isAlive)
-        } catch let error as PostgresStoreError where error.isMissingDatabase {
-            throw PostgresNoDatabase(message: error.message)
-        }
+        return try PostgresStore(address: address, environment: variables, schema: storeSchema, forWriting: forWriting,
+                                 host: process.host, pid: process.pid, isProcessAlive: process.isAlive)
         #else
         throw PostgresUnavailable(address: address)
         #endif
@@ -96,10 +95,4 @@ extension Console {
 struct PostgresUnavailable: Error, CustomStringConvertible {
     let address: PostgresAddress
     var description: String { "cannot open \(address): \(PostgresSupport.buildHint)." }
-}
-
-/// A PostgreSQL database that holds no feedline data yet, opened for reading.
-struct PostgresNoDatabase: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }

@@ -203,6 +203,36 @@ public struct UpsertTable: Sendable, Hashable {
     }
 }
 
+extension UpsertTable {
+    /// The clauses of this table's natural-key upsert in a store's SQL dialect, so every store
+    /// applies `keepKnown`, `ignoredInComparison` and `insertFallbacks` alike:
+    /// - `inserted`: the value inserted per column (a fallback where one is declared);
+    /// - `assignments`: `column = <new value>` for each non-key column (a kept column keeps its
+    ///   known value over a NULL);
+    /// - `compared`: one condition per compared column that holds when the new value differs.
+    ///
+    /// `parameter` names the value bound for a column, `existing` the stored value, `differs`
+    /// writes "stored differs from new, NULLs compared as values" in the dialect.
+    public func upsertClauses(parameter: (String) -> String, existing: (String) -> String,
+                              differs: (_ existing: String, _ new: String) -> String) -> (inserted: [String], assignments: [String], compared: [String]) {
+        let inserted = columns.map { column -> String in
+            guard var fallback = insertFallbacks[column] else { return parameter(column) }
+            for name in columns { fallback = fallback.replacingOccurrences(of: "{\(name)}", with: parameter(name)) }
+            return "coalesce(\(parameter(column)), \(fallback))"
+        }
+        let values = columns.filter { !key.contains($0) }
+        let assignments = values.map { column in
+            keepKnown.contains(column) ? "\(column) = coalesce(\(parameter(column)), \(existing(column)))" : "\(column) = \(parameter(column))"
+        }
+        let compared = values.filter { !ignoredInComparison.contains($0) }.map { column in
+            keepKnown.contains(column)
+                ? "(\(parameter(column)) IS NOT NULL AND \(differs(existing(column), parameter(column))))"
+                : differs(existing(column), parameter(column))
+        }
+        return (inserted, assignments, compared)
+    }
+}
+
 /// Rows that belong to one parent row and are replaced as a set when they differ (a posting's
 /// locations, a forecast's regions).
 public struct ChildTable: Sendable, Hashable {

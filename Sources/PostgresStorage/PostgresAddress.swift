@@ -87,9 +87,9 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if host == nil && socketDirectory == nil {
-            // libpq's default: the local socket directory Debian's server uses.
-            socketDirectory = environment["PGHOST"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/var/run/postgresql"
-            if let h = environment["PGHOST"], !h.hasPrefix("/") { host = h; socketDirectory = nil }
+            // PGHOST (a name, or a socket directory), else the socket directory Debian's server uses.
+            let fallback = environment["PGHOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "/var/run/postgresql"
+            if fallback.hasPrefix("/") { socketDirectory = fallback } else { host = fallback }
         }
     }
 
@@ -167,6 +167,29 @@ public struct PostgresAddressError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     public init(_ reason: String) { self.reason = reason }
     public var description: String { "invalid PostgreSQL URL: \(reason)" }
+}
+
+/// A PostgreSQL failure worded for a user: the server's own message, detail and SQLSTATE (the
+/// connection string and its password never appear).
+public struct PostgresStoreError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    /// The SQLSTATE code, when the server sent one (`40P01` deadlock, `23505` unique violation …).
+    public let sqlState: String?
+    /// The server could not be reached or refused the connection (worth retrying later).
+    public let isConnectionFailure: Bool
+
+    public init(_ message: String, sqlState: String? = nil, isConnectionFailure: Bool = false) {
+        self.message = message; self.sqlState = sqlState; self.isConnectionFailure = isConnectionFailure
+    }
+
+    public var description: String { message }
+}
+
+/// A PostgreSQL database opened for reading that holds no feedline tables yet.
+public struct PostgresNoFeedlineDatabase: Error, CustomStringConvertible, Sendable {
+    public let address: PostgresAddress
+    public init(address: PostgresAddress) { self.address = address }
+    public var description: String { "\(address) holds no feedline database yet; run `feedline run --db …` first." }
 }
 
 /// Whether this build has the PostgreSQL store (`swift build --traits PostgreSQL`).

@@ -53,7 +53,8 @@ final class PostgresLink: @unchecked Sendable {
         }
     }
 
-    deinit { try? connection.close().wait() }
+    /// Closing ends the session, which also frees its advisory locks.
+    deinit { close() }
 
     func close() { try? connection.close().wait() }
 
@@ -193,22 +194,15 @@ extension StoreValue {
     }
 }
 
-/// A PostgreSQL failure worded for a user: the server's own message, detail and SQLSTATE (the
-/// connection string and its password never appear).
-public struct PostgresStoreError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    /// The SQLSTATE code, when the server sent one (`40P01` deadlock, `23505` unique violation …).
-    public let sqlState: String?
-
-    public init(_ message: String, sqlState: String? = nil) { self.message = message; self.sqlState = sqlState }
-
+extension PostgresStoreError {
     init(connecting error: Error, address: PostgresAddress) {
         if let error = error as? PSQLError, let server = error.serverInfo, let text = server[.message] {
+            // The server answered (wrong password, no such database …): not worth retrying as is.
             self.init("cannot connect to \(address): \(text)", sqlState: server[.sqlState])
         } else if let error = error as? PSQLError {
-            self.init("cannot connect to \(address): \(Self.describe(error))")
+            self.init("cannot connect to \(address): \(Self.describe(error))", isConnectionFailure: true)
         } else {
-            self.init("cannot connect to \(address): \(error)")
+            self.init("cannot connect to \(address): \(error)", isConnectionFailure: true)
         }
     }
 
@@ -236,11 +230,5 @@ public struct PostgresStoreError: Error, CustomStringConvertible, Sendable {
             if let underlying = error.underlying { "\(underlying)" } else { "\(error.code)" }
         }
     }
-
-    public var description: String { message }
-
-    /// The code feedline gives "this database holds no feedline tables yet" (not a SQLSTATE).
-    static let noFeedlineDatabase = "feedline-no-database"
-    public var isMissingDatabase: Bool { sqlState == Self.noFeedlineDatabase }
 }
 #endif

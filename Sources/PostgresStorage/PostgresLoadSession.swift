@@ -187,22 +187,10 @@ enum PostgresUpsertSQL {
         let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { index, column in
             (column, "$\(index + 1)::\(types[column] ?? "text")")
         })
-        let inserted = columns.map { column -> String in
-            guard var fallback = spec.insertFallbacks[column] else { return parameter[column]! }
-            for (name, value) in parameter { fallback = fallback.replacingOccurrences(of: "{\(name)}", with: value) }
-            return "coalesce(\(parameter[column]!), \(fallback))"
-        }
-        let values = columns.filter { !key.contains($0) }
         // SET uses the parameters (as SQLite's UPDATE does), not EXCLUDED: an insert fallback
         // fills a NULL on insert only.
-        let assignments = values.map { column in
-            spec.keepKnown.contains(column) ? "\(column) = coalesce(\(parameter[column]!), t.\(column))" : "\(column) = \(parameter[column]!)"
-        }
-        let compared = values.filter { !spec.ignoredInComparison.contains($0) }.map { column in
-            spec.keepKnown.contains(column)
-                ? "(\(parameter[column]!) IS NOT NULL AND \(parameter[column]!) IS DISTINCT FROM t.\(column))"
-                : "t.\(column) IS DISTINCT FROM \(parameter[column]!)"
-        }
+        let (inserted, assignments, compared) = spec.upsertClauses(parameter: { parameter[$0]! }, existing: { "t.\($0)" },
+                                                                    differs: { "\($0) IS DISTINCT FROM \($1)" })
         let sets = assignments + (spec.counted ? ["revision = t.revision + 1"] : [])
         let head = """
             INSERT INTO \(table) AS t (\(columns.joined(separator: ", "))) VALUES (\(inserted.joined(separator: ", ")))

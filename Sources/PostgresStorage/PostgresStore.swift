@@ -19,7 +19,8 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
     public let address: PostgresAddress
     let password: String?
     let link: PostgresLink
-    private let loadLink: PostgresLink
+    /// The connection loads run on; nil for a store opened for reading.
+    private let loadLink: PostgresLink?
     private let loadLock = NSLock()
     let writers: [ObjectIdentifier: RecordWriter]
     let host: String
@@ -45,14 +46,9 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
         if forWriting {
             try Self.migrate(link, migrations: migrations, address: address)
         } else if try link.run("SELECT to_regclass('feedline_migration') IS NOT NULL").scalar != .integer(1) {
-            throw PostgresStoreError("\(address) holds no feedline database yet; run `feedline run --db …` first.", sqlState: PostgresStoreError.noFeedlineDatabase)
+            throw PostgresNoFeedlineDatabase(address: address)
         }
-        self.loadLink = try PostgresLink(address, password: password)
-    }
-
-    deinit {
-        link.close(); loadLink.close()
-        for (_, lockLink) in lockLinks { lockLink.close() }
+        self.loadLink = forWriting ? try PostgresLink(address, password: password) : nil
     }
 
     public var location: String { address.description }
@@ -139,6 +135,7 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
     }
 
     public func load(run: RunID, finishedAt: @escaping @Sendable () -> Date, _ body: (LoadSession) throws -> LoadCounts) throws -> LoadCounts {
+        guard let loadLink else { throw PostgresStoreError("\(address) was opened for reading; loads need a store opened for writing") }
         loadLock.lock(); defer { loadLock.unlock() }
         return try loadLink.transaction {
             let session = PostgresLoadSession(link: loadLink, run: run, writers: writers, columnTypes: columnTypes)

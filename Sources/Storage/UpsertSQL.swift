@@ -23,22 +23,9 @@ struct UpsertSQL: Sendable {
 
     init(_ spec: UpsertTable) {
         let (table, columns, key) = (spec.table, spec.columns, spec.key)
-        let (ignoredInComparison, keepKnown, insertFallbacks) = (spec.ignoredInComparison, spec.keepKnown, spec.insertFallbacks)
         let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
-        let inserted = columns.map { column -> String in
-            guard var fallback = insertFallbacks[column] else { return parameter[column]! }
-            for (name, value) in parameter { fallback = fallback.replacingOccurrences(of: "{\(name)}", with: value) }
-            return "coalesce(\(parameter[column]!), \(fallback))"
-        }
-        let values = columns.filter { !key.contains($0) }
-        let assignments = values.map { column in
-            keepKnown.contains(column) ? "\(column) = coalesce(\(parameter[column]!), \(column))" : "\(column) = \(parameter[column]!)"
-        }
-        let compared = values.filter { !ignoredInComparison.contains($0) }.map { column in
-            keepKnown.contains(column)
-                ? "(\(parameter[column]!) IS NOT NULL AND \(parameter[column]!) IS NOT \(column))"
-                : "\(column) IS NOT \(parameter[column]!)"
-        }
+        let (inserted, assignments, compared) = spec.upsertClauses(parameter: { parameter[$0]! }, existing: { $0 },
+                                                                    differs: { "\($0) IS NOT \($1)" })
         insert = """
             INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(inserted.joined(separator: ", ")))
             ON CONFLICT (\(key.joined(separator: ", "))) DO NOTHING

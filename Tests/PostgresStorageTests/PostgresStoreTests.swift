@@ -158,6 +158,20 @@ struct PostgresStoreTests {
         let applied = try again.rows("SELECT count(*) FROM feedline_migration")[0][0]
         #expect(applied == .integer(Int64(PostgresMigrations.core.count + AppEnvironment.standardSchema.migrations.count)))
 
+        // Readers never create anything: an empty database is "no feedline database yet".
+        let empty = try TestServer.database("empty")
+        #expect(throws: PostgresNoFeedlineDatabase.self) {
+            try PostgresStore(address: PostgresAddress(parsing: empty), environment: [:], schema: AppEnvironment.standardSchema,
+                              forWriting: false, host: "h", pid: 1, isProcessAlive: { _ in true })
+        }
+        // No server on the port: a connection failure, worth retrying (exit 75 in the commands).
+        do {
+            _ = try TestServer.store("postgres://feedline@127.0.0.1:1/feedline")
+            Issue.record("connected to port 1")
+        } catch let error as PostgresStoreError {
+            #expect(error.isConnectionFailure, "\(error)")
+        }
+
         let foreign = try TestServer.database("foreign")
         let other = try TestServer.store(foreign, schema: FeedSchema())
         _ = try other.rows("CREATE TABLE invoices (id int)")
