@@ -10,21 +10,21 @@ public enum AirKoreaTables {
     /// The migrations and writers, registered with the feed.
     public static let schema = FeedSchema(migrations: [statisticsMigration], writers: [
         RecordWriter(HourlyMeasurement.self) { m, payload, tables in try writeMeasurement(m, payload: payload, to: tables) },
-        RecordWriter(Station.self) { s, _, tables in try tables.upsert(station, stationRow(s)) },
+        RecordWriter(Station.self) { s, _, tables in try tables.upsertBatched(station, stationRow(s)) },
         RecordWriter(NearbyStation.self) { n, _, tables in
-            try tables.upsert(nearbyStation, RowValues([.real(n.tmX), .real(n.tmY), .text(n.stationName), StoreValue(n.address), StoreValue(n.distanceKm)]))
+            try tables.upsertBatched(nearbyStation, RowValues([.real(n.tmX), .real(n.tmY), .text(n.stationName), StoreValue(n.address), StoreValue(n.distanceKm)]))
         },
         RecordWriter(TMCoordinate.self) { t, _, tables in
-            try tables.upsert(tmCoordinate, RowValues([.text(t.sidoName), .text(t.sggName), .text(t.umdName), .real(t.tmX), .real(t.tmY)]))
+            try tables.upsertBatched(tmCoordinate, RowValues([.text(t.sidoName), .text(t.sggName), .text(t.umdName), .real(t.tmX), .real(t.tmY)]))
         },
         RecordWriter(Forecast.self) { f, payload, tables in try writeForecast(f, payload: payload, to: tables) },
         RecordWriter(StationDailyStatistics.self) { d, payload, tables in
-            try tables.upsert(stationDailyStats, statisticsRow(d.stationName, d.date.description, d.averages, payload: payload))
+            try tables.upsertBatched(stationDailyStats, statisticsRow(d.stationName, d.date.description, d.averages, payload: payload))
         },
         RecordWriter(StationMonthlyStatistics.self) { m, payload, tables in
-            try tables.upsert(stationMonthlyStats, statisticsRow(m.stationName, m.month.description, m.averages, payload: payload))
+            try tables.upsertBatched(stationMonthlyStats, statisticsRow(m.stationName, m.month.description, m.averages, payload: payload))
         },
-        RecordWriter(PMAlert.self) { a, payload, tables in try tables.upsert(pmAlert, alertRow(a, payload: payload)) },
+        RecordWriter(PMAlert.self) { a, payload, tables in try tables.upsertBatched(pmAlert, alertRow(a, payload: payload)) },
     ])
 
     // MARK: - Measurements
@@ -68,7 +68,7 @@ public enum AirKoreaTables {
         row.append(i?.koreanGrade1h.pm10?.rawValue); row.append(i?.koreanGrade1h.pm25?.rawValue)
         row.append(i?.cai?.value); row.append(i?.caiGrade?.rawValue); row.append(i?.aqi.pm10?.value); row.append(i?.aqi.pm25?.value)
         row.append(payload?.sha256)
-        let outcome = try tables.upsert(measurement, row)
+        let outcome = try tables.upsertBatched(measurement, row)
         // The same stations repeat every hour: each distinct set of facts is written once per load.
         try tables.upsertOnce(stationFacts, RowValues([.text(m.stationName), StoreValue(m.stationCode), StoreValue(m.sidoName), StoreValue(m.network)]))
         return outcome

@@ -30,9 +30,9 @@ public enum OpenAQTables {
     public static let schema = FeedSchema(
         migrations: [SchemaMigration(migrationIdentifier, sqlite: migrationSQL, postgres: migrationPostgresSQL)],
         writers: [
-            RecordWriter(OpenAQLocation.self) { l, payload, tables in try tables.upsert(location, row(l, payload: payload)) },
-            RecordWriter(OpenAQSensor.self) { s, payload, tables in try tables.upsert(sensor, row(s, payload: payload)) },
-            RecordWriter(OpenAQLatest.self) { l, payload, tables in try tables.upsert(latest, row(l, payload: payload)) },
+            RecordWriter(OpenAQLocation.self) { l, payload, tables in try tables.upsertBatched(location, row(l, payload: payload)) },
+            RecordWriter(OpenAQSensor.self) { s, payload, tables in try tables.upsertBatched(sensor, row(s, payload: payload)) },
+            RecordWriter(OpenAQLatest.self) { l, payload, tables in try tables.upsertBatched(latest, row(l, payload: payload)) },
             RecordWriter(OpenAQHourly.self) { h, payload, tables in
                 let outcome = try tables.upsert(hourly, row(h, payload: payload))
                 try tables.raiseBookmark(OpenAQFeed.hoursBookmark(sensor: h.sensorID), toAtLeast: OpenAQTime.seconds(h.periodTo.utc))

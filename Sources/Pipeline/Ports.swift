@@ -20,6 +20,9 @@ public struct RunID: Hashable, Sendable, CustomStringConvertible {
 /// What a load did to the rows it touched.
 public enum WriteOutcome: Sendable {
     case inserted, updated, unchanged
+    /// The store writes the row later, in one statement with others of its table
+    /// (`TableWriting.upsertBatched`), and counts it then: see `LoadSession.settle()`.
+    case deferred
 }
 
 /// Row counts of a load, per outcome.
@@ -39,6 +42,7 @@ public struct LoadCounts: Sendable, Equatable, Codable {
         case .inserted: inserted += 1
         case .updated: updated += 1
         case .unchanged: unchanged += 1
+        case .deferred: break
         }
     }
 
@@ -75,6 +79,14 @@ public protocol LoadSession: TableWriting {
     /// Has the ledger mark this run `failed` with `error` when the load commits: an `error`
     /// check that keeps its rows.
     func markFailed(_ error: String)
+    /// Writes the rows the session holds back (`upsertBatched`) and returns the outcomes of the
+    /// deferred writes written since the last call. The runner calls it after each payload's
+    /// records; a store that writes every row at once returns no counts.
+    func settle() throws -> LoadCounts
+}
+
+extension LoadSession {
+    public func settle() throws -> LoadCounts { LoadCounts() }
 }
 
 /// The run ledger and the transaction boundary. Implemented by Storage.

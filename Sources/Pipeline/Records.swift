@@ -257,6 +257,11 @@ public protocol TableWriting: AnyObject {
     var runID: RunID { get }
     /// Upserts `row` (values in `table.columns` order) by its natural key.
     func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome
+    /// The same as `upsert`, except that the store may write the row later, in one statement
+    /// with other rows of the table, and answer `.deferred` (the outcome is then counted when
+    /// the load session settles). For writers that return the outcome as is and read nothing
+    /// back; rows are still written in the order given, and before any other statement.
+    func upsertBatched(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome
     /// The same as `upsert`, skipped when an identical row was already given in this load (for
     /// facts that repeat in every item, such as a measurement's station).
     func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws
@@ -272,6 +277,11 @@ public protocol TableWriting: AnyObject {
     /// Sets bookmark `name` of the run's pipeline to `value` unless it already holds a larger
     /// whole number.
     func raiseBookmark(_ name: String, toAtLeast value: Int64) throws
+}
+
+extension TableWriting {
+    /// A store that writes each row at once upserts it now.
+    public func upsertBatched(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome { try upsert(table, row) }
 }
 
 // MARK: - Domain's entities as records

@@ -382,6 +382,7 @@ public struct PipelineRunner: Sendable {
             case .diagnostic(let diagnostic): try session.record(diagnostic, payload: payload)
             }
         }
+        counts.add(try session.settle())
         if let newest = prepared.newestSlot { try session.setBookmark("newest_observed_at", to: iso8601UTC(newest.end)) }
         try session.markLoaded(payload, itemCount: prepared.summary.itemCount, archivePath: staged.archivePath)
         counts.payloadsLoaded = 1

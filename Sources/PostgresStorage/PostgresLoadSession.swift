@@ -10,6 +10,11 @@ import Pipeline
 /// <a compared column IS DISTINCT FROM its new value> RETURNING (xmax = 0)`: a returned `true`
 /// is an insert, `false` an update, no row an unchanged row. Parameters are cast to each
 /// column's declared type (text to `timestamptz`, `date` …), read from the catalog.
+///
+/// Rows given through `upsertBatched` and `upsertOnce`, and diagnostics, are held back and
+/// written many at a time (`PendingWrites`, `PostgresBatchSQL`): when the runner settles a
+/// payload, when a batch is full, when a row's key is already held, and before any other
+/// statement, so every statement sees the rows given before it.
 final class PostgresLoadSession: LoadSession {
     let link: PostgresLink
     let run: RunID
@@ -21,6 +26,12 @@ final class PostgresLoadSession: LoadSession {
     private var upsertSQL: [Int: String] = [:]
     private var writtenOnce: [Int: Set<[StoreValue]>] = [:]
     private var rowsByTable: [String: Int] = [:]
+    private var pending = PendingWrites()
+    private var settled = LoadCounts()
+    private var batchSQL: [Int: String] = [:]
+    private var keyIndexes: [Int: [Int]] = [:]
+    /// Rows held at most before they are written.
+    static let batchLimit = 4096
 
     init(link: PostgresLink, run: RunID, writers: [ObjectIdentifier: RecordWriter], columnTypes: ColumnTypeCache) {
         self.link = link; self.run = run; self.writers = writers; self.columnTypes = columnTypes
@@ -36,18 +47,25 @@ final class PostgresLoadSession: LoadSession {
     }
 
     func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws {
-        try link.run("""
-            INSERT INTO diagnostic (run_id, payload_sha256, code, message, location, value) VALUES ($1, $2, $3, $4, $5, $6)
-            """, [.integer(run.rawValue), StoreValue(payload?.sha256), .text(diagnostic.code.rawValue), .text(diagnostic.message),
-                  .text(diagnostic.location), StoreValue(diagnostic.value)])
+        pending.addDiagnostic([.integer(run.rawValue), StoreValue(payload?.sha256), .text(diagnostic.code.rawValue), .text(diagnostic.message),
+                               .text(diagnostic.location), StoreValue(diagnostic.value)])
         diagnosticCount += 1
+        if pending.count >= Self.batchLimit { try flush() }
+    }
+
+    func settle() throws -> LoadCounts {
+        try flush()
+        defer { settled = LoadCounts() }
+        return settled
     }
 
     func wasLoaded(sha256: String) throws -> Bool {
-        try link.run("SELECT EXISTS (SELECT 1 FROM payload WHERE sha256 = $1)", [.text(sha256)]).scalar == .integer(1)
+        try flush()
+        return try link.run("SELECT EXISTS (SELECT 1 FROM payload WHERE sha256 = $1)", [.text(sha256)]).scalar == .integer(1)
     }
 
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws {
+        try flush()
         try link.run("""
             INSERT INTO payload (sha256, source, operation, format, request_url, fetched_at, http_status, content_type,
                                  byte_count, item_count, archive_path, run_id)
@@ -60,6 +78,7 @@ final class PostgresLoadSession: LoadSession {
     }
 
     func setBookmark(_ name: String, to value: String) throws {
+        try flush()
         try link.run("""
             INSERT INTO bookmark (pipeline, name, value, run_id) SELECT pipeline, $1, $2, id FROM run WHERE id = $3
             ON CONFLICT (pipeline, name) DO UPDATE SET value = EXCLUDED.value, run_id = EXCLUDED.run_id
@@ -69,23 +88,84 @@ final class PostgresLoadSession: LoadSession {
     // MARK: - TableWriting
 
     func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {
+        try flush()
+        rowsByTable[table.table, default: 0] += 1
+        return try upsertNow(table, row)
+    }
+
+    func upsertBatched(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {
+        rowsByTable[table.table, default: 0] += 1
+        guard PostgresBatchSQL.canBatch(table, row.values) else {
+            try flush()
+            return try upsertNow(table, row)
+        }
+        try hold(row, of: table, counted: true)
+        return .deferred
+    }
+
+    func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws {
+        guard writtenOnce[table.fingerprint, default: []].insert(row.values).inserted else { return }
+        rowsByTable[table.table, default: 0] += 1
+        guard PostgresBatchSQL.canBatch(table, row.values) else {
+            try flush()
+            _ = try upsertNow(table, row)
+            return
+        }
+        try hold(row, of: table, counted: false)
+    }
+
+    private func upsertNow(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {
         let sql = try upsertSQL[table.fingerprint] ?? {
             let sql = PostgresUpsertSQL.statement(table, types: try columnTypes.types(of: table.table, link: link))
             upsertSQL[table.fingerprint] = sql
             return sql
         }()
-        rowsByTable[table.table, default: 0] += 1
         let result = try link.run(sql, row.values)
         guard let returned = result.scalar else { return .unchanged }
         return returned == .integer(1) ? .inserted : .updated
     }
 
-    func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws {
-        guard writtenOnce[table.fingerprint, default: []].insert(row.values).inserted else { return }
-        _ = try upsert(table, row)
+    private func hold(_ row: RowValues, of table: UpsertTable, counted: Bool) throws {
+        let indexes = keyIndexes[table.fingerprint] ?? {
+            let indexes = table.key.map { table.columns.firstIndex(of: $0)! }
+            keyIndexes[table.fingerprint] = indexes
+            return indexes
+        }()
+        let key = indexes.map { row.values[$0] }
+        // PostgreSQL refuses to touch a row twice in one statement; the second row waits.
+        if pending.holds(key, of: table.table) { try flush() }
+        pending.add(row.values, key: key, to: table, counted: counted)
+        if pending.count >= Self.batchLimit { try flush() }
+    }
+
+    /// Writes every held row: facts, then rows table by table, then diagnostics.
+    func flush() throws {
+        guard !pending.isEmpty else { return }
+        let (batches, diagnostics) = pending.take()
+        for batch in batches {
+            let types = try columnTypes.types(of: batch.spec.table, link: link)
+            let sql = batchSQL[batch.spec.fingerprint] ?? {
+                let sql = PostgresBatchSQL.upsert(batch.spec, types: types)
+                batchSQL[batch.spec.fingerprint] = sql
+                return sql
+            }()
+            let returned = try link.run(sql, PostgresBatchSQL.parameters(batch.rows, columns: batch.spec.columns, types: types)).rows
+            guard batch.counted else { continue }
+            let inserted = returned.filter { $0.first == .integer(1) }.count
+            settled.inserted += inserted
+            settled.updated += returned.count - inserted
+            settled.unchanged += batch.rows.count - returned.count
+        }
+        if !diagnostics.isEmpty {
+            let columns = ["run_id", "payload_sha256", "code", "message", "location", "value"]
+            let types = try columnTypes.types(of: "diagnostic", link: link)
+            try link.run(PostgresBatchSQL.insert(into: "diagnostic", columns: columns, types: types),
+                         PostgresBatchSQL.parameters(diagnostics, columns: columns, types: types))
+        }
     }
 
     func replaceChildren(_ table: ChildTable, parent: [StoreValue], rows: [RowValues]) throws -> Bool {
+        try flush()
         rowsByTable[table.table, default: 0] += rows.count
         let types = try columnTypes.types(of: table.table, link: link)
         let parentWhere = table.parentColumns.enumerated().map { "\($1) = $\($0 + 1)::\(types[$1] ?? "text")" }.joined(separator: " AND ")
@@ -115,6 +195,7 @@ final class PostgresLoadSession: LoadSession {
     }
 
     func newestRow(in table: String, columns: [String], matching match: [(column: String, value: StoreValue)]) throws -> [StoreValue]? {
+        try flush()
         let types = try columnTypes.types(of: table, link: link)
         return try link.run("""
             SELECT \(columns.joined(separator: ", ")) FROM \(table)
@@ -124,6 +205,7 @@ final class PostgresLoadSession: LoadSession {
     }
 
     func insert(into table: String, columns: [String], _ row: RowValues) throws {
+        try flush()
         rowsByTable[table, default: 0] += 1
         let types = try columnTypes.types(of: table, link: link)
         try link.run("""
@@ -132,6 +214,7 @@ final class PostgresLoadSession: LoadSession {
     }
 
     func raiseBookmark(_ name: String, toAtLeast value: Int64) throws {
+        try flush()
         try link.run("""
             INSERT INTO bookmark (pipeline, name, value, run_id) SELECT pipeline, $1, $2, id FROM run WHERE id = $3
             ON CONFLICT (pipeline, name) DO UPDATE SET value = EXCLUDED.value, run_id = EXCLUDED.run_id
@@ -142,10 +225,12 @@ final class PostgresLoadSession: LoadSession {
     // MARK: - Checks
 
     func evaluate(_ checks: [DataCheck], context: CheckContext) throws -> [CheckResult] {
-        try PostgresCheckEvaluator(link: link, rowsWritten: rowsByTable).evaluate(checks, context: context)
+        try flush()
+        return try PostgresCheckEvaluator(link: link, rowsWritten: rowsByTable).evaluate(checks, context: context)
     }
 
     func record(_ results: [CheckResult]) throws {
+        try flush()
         try Self.record(results, run: run, link: link)
     }
 
