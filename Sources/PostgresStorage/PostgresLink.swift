@@ -11,10 +11,24 @@ import PostgresNIO
 /// One PostgreSQL connection used synchronously: the store's ports are synchronous (a load is
 /// one transaction driven by the runner's thread), so each statement is sent through
 /// postgres-nio and waited for. Calls are serialised; never called from an event-loop thread.
+///
+/// A load's writes whose answers it does not need at once are `send`: the statement goes out
+/// and the caller goes on preparing the next while the server works, with at most
+/// `maxInFlight` unanswered. The next `run` (or `drain`) waits for them first and throws the
+/// first one's error, so a failed write is never mistaken for success or hidden behind the
+/// "transaction is aborted" errors of the statements after it.
 final class PostgresLink: @unchecked Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
     private let lock = NSLock()
+    private var inFlight: [InFlight] = []
+    static let maxInFlight = 8
+
+    private struct InFlight {
+        let future: EventLoopFuture<PostgresQueryResult>
+        let sql: String
+        let answered: ((PostgresResult) -> Void)?
+    }
 
     /// Connects to `address` with `password` (resolved by the caller; never logged).
     init(_ address: PostgresAddress, password: String?, applicationName: String = "feedline") throws {
@@ -61,6 +75,50 @@ final class PostgresLink: @unchecked Sendable {
     /// Runs one statement with `$1 … $n` parameters; returns its rows and the rows it changed.
     @discardableResult
     func run(_ sql: String, _ values: [StoreValue] = []) throws -> PostgresResult {
+        try run(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
+    }
+
+    func run(_ query: PostgresQuery) throws -> PostgresResult {
+        lock.lock(); defer { lock.unlock() }
+        while !inFlight.isEmpty { try awaitOldest() }
+        do {
+            return PostgresResult(try connection.query(query, logger: logger).wait())
+        } catch {
+            throw PostgresStoreError(statement: error, sql: query.sql)
+        }
+    }
+
+    /// Sends one statement without waiting for its answer; `answered` is called with it (on the
+    /// caller's thread, during a later `send`, `run` or `drain`).
+    func send(_ sql: String, _ values: [StoreValue], answered: ((PostgresResult) -> Void)? = nil) throws {
+        lock.lock(); defer { lock.unlock() }
+        while inFlight.count >= Self.maxInFlight { try awaitOldest() }
+        let query = PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values))
+        inFlight.append(InFlight(future: connection.query(query, logger: logger), sql: sql, answered: answered))
+    }
+
+    /// Waits until every sent statement is answered; throws the first one's error.
+    func drain() throws {
+        lock.lock(); defer { lock.unlock() }
+        while !inFlight.isEmpty { try awaitOldest() }
+    }
+
+    /// Takes the oldest answer (the lock is held). On an error the statements after it are
+    /// waited for and forgotten: they fail only because the transaction is aborted.
+    private func awaitOldest() throws {
+        let oldest = inFlight.removeFirst()
+        do {
+            let result = PostgresResult(try oldest.future.wait())
+            oldest.answered?(result)
+        } catch {
+            let rest = inFlight
+            inFlight = []
+            for statement in rest { _ = try? statement.future.wait() }
+            throw PostgresStoreError(statement: error, sql: oldest.sql)
+        }
+    }
+
+    private static func bindings(_ values: [StoreValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)
         for value in values {
             switch value {
@@ -70,19 +128,7 @@ final class PostgresLink: @unchecked Sendable {
             case .text(let v): bindings.append(v)
             }
         }
-        return try run(PostgresQuery(unsafeSQL: sql, binds: bindings))
-    }
-
-    func run(_ query: PostgresQuery) throws -> PostgresResult {
-        lock.lock(); defer { lock.unlock() }
-        do {
-            let result = try connection.query(query, logger: logger).wait()
-            return PostgresResult(rows: result.rows.map { row in row.map(StoreValue.init(cell:)) },
-                                  columns: result.rows.first.map { $0.map(\.columnName) } ?? [],
-                                  changed: result.metadata.rows ?? 0)
-        } catch {
-            throw PostgresStoreError(statement: error, sql: query.sql)
-        }
+        return bindings
     }
 
     /// Runs several statements one after another (no parameters): migrations.
@@ -98,6 +144,8 @@ final class PostgresLink: @unchecked Sendable {
             try run("COMMIT")
             return value
         } catch {
+            // Statements still unanswered are waited for (and forgotten) before the rollback.
+            _ = try? drain()
             _ = try? run("ROLLBACK")
             throw error
         }
@@ -167,6 +215,12 @@ struct PostgresResult {
     var rows: [[StoreValue]]
     var columns: [String]
     var changed: Int
+
+    init(_ result: PostgresQueryResult) {
+        rows = result.rows.map { row in row.map(StoreValue.init(cell:)) }
+        columns = result.rows.first.map { $0.map(\.columnName) } ?? []
+        changed = result.metadata.rows ?? 0
+    }
 
     /// The first column of the first row.
     var scalar: StoreValue? { rows.first?.first }

@@ -30,6 +30,9 @@ final class PostgresLoadSession: LoadSession {
     private var settled = LoadCounts()
     private var batchSQL: [Int: String] = [:]
     private var keyIndexes: [Int: [Int]] = [:]
+    /// Payloads this load marked loaded, and what earlier runs had loaded as first asked.
+    private var markedLoaded: Set<String> = []
+    private var loadedBefore: [String: Bool] = [:]
     /// Rows held at most before they are written.
     static let batchLimit = 4096
 
@@ -53,20 +56,38 @@ final class PostgresLoadSession: LoadSession {
         if pending.count >= Self.batchLimit { try flush() }
     }
 
+    /// Sends what is held; the counts are those of the batches the server has answered so far
+    /// (the others come with a later call, or with `finish`).
     func settle() throws -> LoadCounts {
         try flush()
         defer { settled = LoadCounts() }
         return settled
     }
 
-    func wasLoaded(sha256: String) throws -> Bool {
+    /// Writes what is held and waits for every answer: the counts not yet returned by `settle`.
+    func finish() throws -> LoadCounts {
         try flush()
-        return try link.run("SELECT EXISTS (SELECT 1 FROM payload WHERE sha256 = $1)", [.text(sha256)]).scalar == .integer(1)
+        try link.drain()
+        defer { settled = LoadCounts() }
+        return settled
+    }
+
+    /// Earlier runs' payloads are asked for once (other loads commit theirs before or after this
+    /// transaction, never during a statement of it), so a repeated question does not wait for
+    /// the writes still on their way.
+    func wasLoaded(sha256: String) throws -> Bool {
+        if markedLoaded.contains(sha256) { return true }
+        if let known = loadedBefore[sha256] { return known }
+        try flush()
+        let loaded = try link.run("SELECT EXISTS (SELECT 1 FROM payload WHERE sha256 = $1)", [.text(sha256)]).scalar == .integer(1)
+        loadedBefore[sha256] = loaded
+        return loaded
     }
 
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws {
         try flush()
-        try link.run("""
+        markedLoaded.insert(payload.sha256)
+        try link.send("""
             INSERT INTO payload (sha256, source, operation, format, request_url, fetched_at, http_status, content_type,
                                  byte_count, item_count, archive_path, run_id)
             VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7, $8, $9, $10, $11, $12)
@@ -79,7 +100,7 @@ final class PostgresLoadSession: LoadSession {
 
     func setBookmark(_ name: String, to value: String) throws {
         try flush()
-        try link.run("""
+        try link.send("""
             INSERT INTO bookmark (pipeline, name, value, run_id) SELECT pipeline, $1, $2, id FROM run WHERE id = $3
             ON CONFLICT (pipeline, name) DO UPDATE SET value = EXCLUDED.value, run_id = EXCLUDED.run_id
             """, [.text(name), .text(value), .integer(run.rawValue)])
@@ -138,7 +159,8 @@ final class PostgresLoadSession: LoadSession {
         if pending.count >= Self.batchLimit { try flush() }
     }
 
-    /// Writes every held row: facts, then rows table by table, then diagnostics.
+    /// Sends every held row: facts, then rows table by table, then diagnostics (answers are
+    /// taken later: see `PostgresLink.send`).
     func flush() throws {
         guard !pending.isEmpty else { return }
         let (batches, diagnostics) = pending.take()
@@ -149,18 +171,23 @@ final class PostgresLoadSession: LoadSession {
                 batchSQL[batch.spec.fingerprint] = sql
                 return sql
             }()
-            let returned = try link.run(sql, PostgresBatchSQL.parameters(batch.rows, columns: batch.spec.columns, types: types)).rows
-            guard batch.counted else { continue }
-            let inserted = returned.filter { $0.first == .integer(1) }.count
-            settled.inserted += inserted
-            settled.updated += returned.count - inserted
-            settled.unchanged += batch.rows.count - returned.count
+            let parameters = PostgresBatchSQL.parameters(batch.rows, columns: batch.spec.columns, types: types)
+            guard batch.counted else { try link.send(sql, parameters); continue }
+            let given = batch.rows.count
+            // Weak: a load that failed drops its session before the rollback waits for these.
+            try link.send(sql, parameters) { [weak self] result in
+                guard let self else { return }
+                let inserted = result.rows.filter { $0.first == .integer(1) }.count
+                settled.inserted += inserted
+                settled.updated += result.rows.count - inserted
+                settled.unchanged += given - result.rows.count
+            }
         }
         if !diagnostics.isEmpty {
             let columns = ["run_id", "payload_sha256", "code", "message", "location", "value"]
             let types = try columnTypes.types(of: "diagnostic", link: link)
-            try link.run(PostgresBatchSQL.insert(into: "diagnostic", columns: columns, types: types),
-                         PostgresBatchSQL.parameters(diagnostics, columns: columns, types: types))
+            try link.send(PostgresBatchSQL.insert(into: "diagnostic", columns: columns, types: types),
+                          PostgresBatchSQL.parameters(diagnostics, columns: columns, types: types))
         }
     }
 

@@ -140,7 +140,7 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
         return try loadLink.transaction {
             let session = PostgresLoadSession(link: loadLink, run: run, writers: writers, columnTypes: columnTypes)
             var counts = try body(session)
-            counts.add(try session.settle())
+            counts.add(try session.finish())
             counts.diagnostics = session.diagnosticCount
             try loadLink.run("""
                 UPDATE run SET status = $1, error = $2, finished_at = $3::timestamptz, payloads = $4, payloads_skipped = $5,
