@@ -25,7 +25,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self,
                       IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
-                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, GenerateDocsCommand.self]
+                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, GenerateDocsCommand.self]
     )
 
     public init() {}
@@ -62,7 +62,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
 
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("SQLite database file.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("SQLite database file, or a postgres://user@host:port/dbname URL (needs the PostgreSQL build; the password from PGPASSWORD or ~/.pgpass).", valueName: "path-or-url"))
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))

@@ -164,3 +164,42 @@ public struct NamedCoordinate: Sendable, Hashable {
 /// Everything the commands need of a store: the ledger and transaction boundary, quota
 /// counting, run locks and reads. Opened only by the composition root.
 public typealias FeedlineStore = RunStore & QuotaLedger & RunLockService & LedgerReading
+
+/// A store's tables read for copying them into another store (`feedline store copy`).
+public protocol TableExport {
+    /// Where the rows come from, for messages.
+    var location: String { get }
+    /// The store's tables (not views, not the store's own bookkeeping), each with its columns.
+    func tables() throws -> [ExportedTable]
+    /// Calls `body` with the rows of `table` (values in `columns` order), `chunk` rows at a
+    /// time, in the order they were inserted.
+    func rows(of table: String, columns: [String], chunk: Int, _ body: ([[StoreValue]]) throws -> Void) throws
+}
+
+/// One table of a `TableExport`.
+public struct ExportedTable: Sendable, Hashable {
+    public let name: String
+    public let columns: [String]
+    public let rowCount: Int
+
+    public init(name: String, columns: [String], rowCount: Int) {
+        self.name = name; self.columns = columns; self.rowCount = rowCount
+    }
+}
+
+/// What a copy did, table by table.
+public struct StoreCopyReport: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// Every table copied into an empty (or emptied) store; counts verified.
+        case copied
+        /// The target already held the same rows in every table and the same runs: nothing written.
+        case alreadyCopied
+    }
+    public var outcome: Outcome
+    /// Per table in copy order: rows in the source, rows in the target afterwards.
+    public var tables: [(name: String, source: Int, target: Int)]
+
+    public init(outcome: Outcome, tables: [(name: String, source: Int, target: Int)]) {
+        self.outcome = outcome; self.tables = tables
+    }
+}

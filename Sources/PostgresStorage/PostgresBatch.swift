@@ -98,20 +98,30 @@ enum PostgresBatchSQL {
         """
     }
 
-    /// Whether `row` can join a batch of `spec` (see `upsert`).
-    static func canBatch(_ spec: UpsertTable, _ row: [StoreValue]) -> Bool {
-        guard !spec.insertFallbacks.isEmpty else { return true }
-        for (index, column) in spec.columns.enumerated() where spec.insertFallbacks[column] != nil && row[index] == .null {
-            return false
-        }
-        return true
+    /// Whether `row` can join a batch of `spec` (see `upsert`); `fallbacks` are the indexes
+    /// of the columns with an insert fallback.
+    static func canBatch(_ row: [StoreValue], fallbacks: [Int]) -> Bool {
+        fallbacks.allSatisfy { row[$0] != .null }
     }
 
-    /// One array parameter per column of `rows` (text array literals; see `arrayLiteral`).
+    /// The indexes of `spec`'s columns that have an insert fallback.
+    static func fallbackIndexes(_ spec: UpsertTable) -> [Int] {
+        spec.columns.indices.filter { spec.insertFallbacks[spec.columns[$0]] != nil }
+    }
+
+    /// One array parameter per column of `rows` (text array literals; see `arrayLiteral`),
+    /// built in one pass over the rows.
     static func parameters(_ rows: [[StoreValue]], columns: [String], types: [String: String]) -> [StoreValue] {
-        columns.enumerated().map { index, column in
-            .text(arrayLiteral(rows.lazy.map { $0[index] }, integer: integerTypes.contains(types[column] ?? "text")))
+        let integer = columns.map { integerTypes.contains(types[$0] ?? "text") }
+        var literals = [String](repeating: "{", count: columns.count)
+        for index in literals.indices { literals[index].reserveCapacity(rows.count * 8 + 2) }
+        for (number, row) in rows.enumerated() {
+            for index in columns.indices {
+                if number > 0 { literals[index].append(",") }
+                append(row[index], integer: integer[index], to: &literals[index])
+            }
         }
+        return literals.map { .text($0 + "}") }
     }
 
     private static let integerTypes: Set<String> = ["smallint", "integer", "bigint"]
@@ -131,29 +141,34 @@ enum PostgresBatchSQL {
         var first = true
         for value in values {
             if first { first = false } else { literal.append(",") }
-            switch value {
-            case .null: literal.append("NULL")
-            case .integer(let v): literal.append(String(v))
-            case .real(let v):
-                if integer, v.isFinite, let whole = Int64(exactly: v.rounded(.toNearestOrEven)) { literal.append(String(whole)) }
-                else if v.isNaN { literal.append("NaN") }
-                else if v.isInfinite { literal.append(v < 0 ? "-Infinity" : "Infinity") }
-                else { literal.append(v.description) }
-            case .text(let v):
-                literal.append("\"")
-                if v.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                    for character in v.unicodeScalars {
-                        if character == "\"" || character == "\\" { literal.append("\\") }
-                        literal.unicodeScalars.append(character)
-                    }
-                } else {
-                    literal.append(v)
-                }
-                literal.append("\"")
-            }
+            append(value, integer: integer, to: &literal)
         }
         literal.append("}")
         return literal
+    }
+
+    /// One element of an array literal (see `arrayLiteral`).
+    private static func append(_ value: StoreValue, integer: Bool, to literal: inout String) {
+        switch value {
+        case .null: literal.append("NULL")
+        case .integer(let v): literal.append(String(v))
+        case .real(let v):
+            if integer, v.isFinite, let whole = Int64(exactly: v.rounded(.toNearestOrEven)) { literal.append(String(whole)) }
+            else if v.isNaN { literal.append("NaN") }
+            else if v.isInfinite { literal.append(v < 0 ? "-Infinity" : "Infinity") }
+            else { literal.append(v.description) }
+        case .text(let v):
+            literal.append("\"")
+            if v.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                for character in v.unicodeScalars {
+                    if character == "\"" || character == "\\" { literal.append("\\") }
+                    literal.unicodeScalars.append(character)
+                }
+            } else {
+                literal.append(v)
+            }
+            literal.append("\"")
+        }
     }
 }
 #endif

@@ -30,6 +30,7 @@ final class PostgresLoadSession: LoadSession {
     private var settled = LoadCounts()
     private var batchSQL: [Int: String] = [:]
     private var keyIndexes: [Int: [Int]] = [:]
+    private var fallbackIndexes: [Int: [Int]] = [:]
     /// Payloads this load marked loaded, and what earlier runs had loaded as first asked.
     private var markedLoaded: Set<String> = []
     private var loadedBefore: [String: Bool] = [:]
@@ -116,7 +117,7 @@ final class PostgresLoadSession: LoadSession {
 
     func upsertBatched(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {
         rowsByTable[table.table, default: 0] += 1
-        guard PostgresBatchSQL.canBatch(table, row.values) else {
+        guard canBatch(row, of: table) else {
             try flush()
             return try upsertNow(table, row)
         }
@@ -127,7 +128,7 @@ final class PostgresLoadSession: LoadSession {
     func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws {
         guard writtenOnce[table.fingerprint, default: []].insert(row.values).inserted else { return }
         rowsByTable[table.table, default: 0] += 1
-        guard PostgresBatchSQL.canBatch(table, row.values) else {
+        guard canBatch(row, of: table) else {
             try flush()
             _ = try upsertNow(table, row)
             return
@@ -144,6 +145,16 @@ final class PostgresLoadSession: LoadSession {
         let result = try link.run(sql, row.values)
         guard let returned = result.scalar else { return .unchanged }
         return returned == .integer(1) ? .inserted : .updated
+    }
+
+    private func canBatch(_ row: RowValues, of table: UpsertTable) -> Bool {
+        if table.insertFallbacks.isEmpty { return true }
+        let indexes = fallbackIndexes[table.fingerprint] ?? {
+            let indexes = PostgresBatchSQL.fallbackIndexes(table)
+            fallbackIndexes[table.fingerprint] = indexes
+            return indexes
+        }()
+        return PostgresBatchSQL.canBatch(row.values, fallbacks: indexes)
     }
 
     private func hold(_ row: RowValues, of table: UpsertTable, counted: Bool) throws {

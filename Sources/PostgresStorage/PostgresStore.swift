@@ -20,8 +20,8 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
     let password: String?
     let link: PostgresLink
     /// The connection loads run on; nil for a store opened for reading.
-    private let loadLink: PostgresLink?
-    private let loadLock = NSLock()
+    let loadLink: PostgresLink?
+    let loadLock = NSLock()
     let writers: [ObjectIdentifier: RecordWriter]
     let host: String
     let pid: Int32

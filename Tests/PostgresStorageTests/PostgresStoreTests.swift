@@ -92,6 +92,55 @@ struct PostgresStoreTests {
         #expect(summaries.count == selection.pipelines.count && summaries.allSatisfy { $0.status == "succeeded" })
     }
 
+    @Test("store copy: every SQLite table into PostgreSQL with its ids; runs go on from the copy; a second copy writes nothing")
+    func copyFromSQLite() async throws {
+        let url = try TestServer.database("copy")
+        let env = try FeedTestEnvironment("pg-copy", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: Date(timeIntervalSince1970: 1_700_000_000))
+        defer { env.dir.remove() }
+        let runs = PipelineRuns(environment: env.environment)
+        let sqlite = env.paths()
+        var postgres = sqlite
+        postgres.postgresURL = url
+        let selection = try runs.select(names: [], paths: sqlite)
+        #expect(try await runs.run(selection, mode: .fixtures, paths: sqlite).exitStatus == .success)
+
+        let report = try env.environment.copyStore(from: sqlite.database.path, to: postgres, replace: false) { _, _, _ in }
+        #expect(report.outcome == .copied)
+        #expect(report.tables.count >= 35 && report.tables.allSatisfy { $0.source == $0.target })
+        let store = try TestServer.store(url)
+        for table in Self.tables where !["air_quality_hourly", "measurement_completeness"].contains(table) {
+            let onSQLite = try env.rows("SELECT count(*) FROM \(table)")[0][0]
+            #expect(try store.rows("SELECT count(*) FROM \(table)")[0][0] == .integer(Int64(onSQLite)!), "\(table)")
+        }
+        // The ids and the values came along: runs, bookmarks, measurements.
+        #expect(try store.rows("SELECT id, pipeline, status FROM run ORDER BY id").map { "\($0)" }
+                == env.rows("SELECT id, pipeline, status FROM run ORDER BY id").map { row in "\([StoreValue.integer(Int64(row[0])!), .text(row[1]), .text(row[2])])" })
+        #expect(try store.rows("SELECT pipeline, name, value FROM bookmark ORDER BY pipeline COLLATE \"C\", name COLLATE \"C\"").map { $0.map { "\($0)" } }
+                == env.rows("SELECT pipeline, name, value FROM bookmark ORDER BY pipeline, name").map { $0.map { "\(StoreValue.text($0))" } })
+        let measured = try env.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(cai, -1) FROM measurement ORDER BY 1, 2")
+        let copied = try store.rows("SELECT station_name, observed_at, coalesce(pm10, -1), coalesce(cai, -1) FROM measurement ORDER BY station_name COLLATE \"C\", observed_at")
+        #expect(measured.count == copied.count && !measured.isEmpty)
+        for (a, b) in zip(measured, copied) { #expect([StoreValue.text(a[0]), .text(a[1]), .real(Double(a[2])!), .integer(Int64(a[3])!)] == b) }
+
+        // Runs on PostgreSQL go on from the copy: every payload is known, new runs take new ids.
+        let sourceRuns = Int64(try env.rows("SELECT max(id) FROM run")[0][0])!
+        let after = try await runs.run(selection, mode: .fixtures, paths: postgres)
+        #expect(after.exitStatus == .success)
+        for report in after.reports {
+            #expect(report.counts.inserted == 0 && report.counts.updated == 0 && report.counts.payloadsLoaded == 0, "\(report.pipeline): \(report.counts)")
+        }
+        #expect(try store.rows("SELECT min(id) FROM run WHERE id > \(sourceRuns)")[0][0] == .integer(sourceRuns + 1))
+
+        // The target now has runs of its own: a copy is refused, --replace copies again, and a
+        // copy onto a copy writes nothing.
+        #expect {
+            _ = try env.environment.copyStore(from: sqlite.database.path, to: postgres, replace: false) { _, _, _ in }
+        } throws: { "\($0)".contains("--replace") }
+        #expect(try env.environment.copyStore(from: sqlite.database.path, to: postgres, replace: true) { _, _, _ in }.outcome == .copied)
+        #expect(try store.rows("SELECT max(id) FROM run")[0][0] == .integer(sourceRuns))
+        #expect(try env.environment.copyStore(from: sqlite.database.path, to: postgres, replace: false) { _, _, _ in }.outcome == .alreadyCopied)
+    }
+
     @Test("one run lock per pipeline across hosts; a lock whose session died is free again")
     func runLocksAcrossHosts() throws {
         let url = try TestServer.database("locks")
