@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|query|report|backfill|describe|help)
+    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|query|report|backfill|describe|store|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status query report backfill describe help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status query report backfill describe store help' -- "${cur}"))
         ;;
     esac
 }
@@ -675,6 +675,56 @@ _feedline_describe() {
 
     # Offer option value completions
     case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_store() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __feedline_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    copy)
+        # Offer subcommand argument completions
+        "_feedline_store_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'copy' -- "${cur}"))
+        ;;
+    esac
+}
+
+_feedline_store_copy() {
+    repeating_flags=()
+    non_repeating_flags=(--replace --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--from --to --db --log-level --home)
+    __feedline_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from')
+        return
+        ;;
+    '--to')
+        return
+        ;;
     '--db')
         return
         ;;

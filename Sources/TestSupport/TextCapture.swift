@@ -10,6 +10,8 @@ public final class TextSink: @unchecked Sendable {
 
     public func append(_ line: String) { lock.withLock { lines.append(line) } }
     public var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    /// Forgets what was written so far.
+    public func clear() { lock.withLock { lines.removeAll() } }
 }
 
 /// A swift-log handler that writes into a `TextSink`, metadata (and any error) included.

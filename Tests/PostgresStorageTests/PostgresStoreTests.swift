@@ -141,6 +141,52 @@ struct PostgresStoreTests {
         #expect(try env.environment.copyStore(from: sqlite.database.path, to: postgres, replace: false) { _, _, _ in }.outcome == .alreadyCopied)
     }
 
+    @Test("feedline query on PostgreSQL: formats, :name parameters, an empty result's columns, refusals, the timeout, nothing written")
+    func queryReadsOnly() async throws {
+        let url = try TestServer.database("query")
+        let env = try FeedTestEnvironment("pg-query", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: Date(timeIntervalSince1970: 1_700_000_000))
+        defer { env.dir.remove() }
+        var paths = env.paths()
+        paths.postgresURL = url
+        let runs = PipelineRuns(environment: env.environment)
+        #expect(try await runs.run(runs.select(names: ["airkorea-jongno"], paths: paths), mode: .fixtures, paths: paths).exitStatus == .success)
+        let queries = env.dir.path("queries")
+        func query(_ sql: String, _ format: QueryOutputFormat = .csv, parameters: [String: String] = [:], timeout: Double = 60) -> (App.ExitStatus, String, String) {
+            env.out.clear(); env.err.clear()
+            let status = env.feedline.query(QueryRequest(source: .sql(sql), format: format, parameters: parameters, savedQueries: queries,
+                                                         timeout: timeout), paths: paths)
+            // The lines written, one per line, whatever the writer's chunks.
+            let lines = env.out.text.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
+            return (status, lines, env.err.text)
+        }
+        guard case .integer(let measured) = try TestServer.store(url).rows("SELECT count(*) FROM measurement WHERE station_name = '종로구' AND pm10 > 30")[0][0] else {
+            Issue.record("no count"); return
+        }
+        // :name parameters, read as the type the statement needs ('종로구' text, 30 a number); a cast stays a cast.
+        let counted = query("SELECT count(*)::int AS n, 'a::b' AS s FROM measurement WHERE station_name = :station AND pm10 > :floor",
+                            parameters: ["station": "종로구", "floor": "30"])
+        #expect(counted.0 == .success && counted.1 == "n,s\n\(measured),a::b", "\(counted)")
+        let json = query("SELECT station_name, pm10 FROM measurement ORDER BY observed_at DESC LIMIT 2", .json)
+        #expect(json.0 == .success && json.1.contains("\"station_name\":\"종로구\""), "\(json)")
+        // More rows than one cursor fetch.
+        let many = query("SELECT g FROM generate_series(1, 2500) AS g")
+        #expect(many.0 == .success && many.1.split(separator: "\n").count == 2501 && many.1.hasSuffix("\n2500"))
+        // An empty result still names its columns.
+        #expect(query("SELECT station_name, pm10 FROM measurement WHERE false").1 == "station_name,pm10")
+        // Refusals, exit 64, nothing changed.
+        for sql in ["DELETE FROM measurement", "SELECT 1; DELETE FROM measurement",
+                    "WITH gone AS (DELETE FROM measurement RETURNING 1) SELECT count(*) FROM gone",
+                    "SELECT * FROM measurement FOR UPDATE"] {
+            let refused = query(sql)
+            #expect(refused.0 == .usage && refused.2.contains("Refused"), "\(sql): \(refused)")
+        }
+        #expect(query("SELECT :missing").0 == .usage)
+        let slow = query("SELECT pg_sleep(5)", timeout: 0.5)
+        #expect(slow.0 == .temporaryFailure && slow.2.contains("--timeout"), "\(slow)")
+        #expect(query("SELECT nope FROM measurement").0 == .failure)
+        #expect(try TestServer.store(url).rows("SELECT count(*) FROM measurement WHERE station_name = '종로구'")[0][0] != .integer(0))
+    }
+
     @Test("one run lock per pipeline across hosts; a lock whose session died is free again")
     func runLocksAcrossHosts() throws {
         let url = try TestServer.database("locks")

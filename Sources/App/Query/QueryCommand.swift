@@ -11,6 +11,8 @@ struct QueryCommand: AsyncParsableCommand {
         discussion: """
         The database is opened read-only: INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, settings (PRAGMA x = …) and more than one statement are refused before anything runs. Queries read a consistent snapshot and can run while a load is writing (WAL): they never block it.
 
+        On a PostgreSQL store (--db postgres://…) the query runs in a read-only transaction: the same statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN, SHOW) and anything that would write is refused by the server, exit 64; rows come through a cursor, --timeout is the statement timeout, and --param values are read as the type the statement needs.
+
         Limits: SQLite may spend at most --timeout seconds (default 60; 0 for no limit) computing the rows; time spent waiting for the output to be read does not count. A query stopped by the timeout exits 75. CSV, JSON and NDJSON rows are written as they are read, so any number of rows streams in bounded memory; the table needs every width first, so it shows the first \(TableWriter.rowLimit) rows and then says how many more there were.
 
         SQL that begins with a comment (`-- …`) is taken as SQL. `-` (or --file -) reads the SQL from standard input; after `--` every word is SQL, never an option.
@@ -84,7 +86,6 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
-        if let refused = Console(environment: env).sqliteOnly(paths, command: "query") { try finish(refused); return }
         let feedline = Console(environment: env)
         let directory = QueryRequest.savedQueriesDirectory(env, override: queriesDir)
         if list { try finish(feedline.listSavedQueries(directory: directory)); return }
@@ -184,7 +185,7 @@ extension Console {
     /// statements, a missing parameter, a saved-query name that is not a plain name); 1 SQLite
     /// error; 75 stopped by the timeout; 78 no database or no such saved query.
     public func query(_ request: QueryRequest, paths: Paths) -> ExitStatus {
-        let out = environment.output, err = environment.errorOutput
+        let err = environment.errorOutput
 
         // Resolve the SQL and any defaults.
         var sql: String
@@ -242,16 +243,14 @@ extension Console {
         var parameters = defaults
         for (name, value) in request.parameters { parameters[name] = SQLValue(parameter: value) }
 
+        if paths.postgresURL != nil { return queryPostgres(sql: sql, parameters: parameters, request: request, paths: paths) }
         let database: ReadOnlyDatabase
         do { database = try ReadOnlyDatabase(path: paths.database.path) } catch {
             err("error: \(error)")
             return .configuration
         }
         do {
-            let used = try database.check(sql: sql)
-            for name in request.parameters.keys.sorted() where !used.contains(name) {
-                err("warning: --param \(name) is not used by the query (it uses \(used.isEmpty ? "no parameters" : used.map { ":\($0)" }.joined(separator: ", "))).")
-            }
+            warnUnused(request, used: try database.check(sql: sql))
         } catch let error as ReadOnlyQueryError {
             return report(error, database: database)
         } catch {
@@ -259,6 +258,28 @@ extension Console {
             return .failure
         }
 
+        return streamRows(request, paths: paths, isTimeout: { ($0 as? ReadOnlyQueryError)?.kind == .timedOut }) { columns, row in
+            try database.run(sql: sql, parameters: parameters, timeout: request.timeout, columns: columns, row: row)
+        } failed: { error in
+            if let error = error as? ReadOnlyQueryError { return report(error, database: database) }
+            err("error: \(error)")
+            return .failure
+        }
+    }
+
+    /// Warns of each `--param` the query does not use.
+    func warnUnused(_ request: QueryRequest, used: [String]) {
+        for name in request.parameters.keys.sorted() where !used.contains(name) {
+            environment.errorOutput("warning: --param \(name) is not used by the query (it uses \(used.isEmpty ? "no parameters" : used.map { ":\($0)" }.joined(separator: ", "))).")
+        }
+    }
+
+    /// Writes the rows `run` gives in the request's format, to standard output or the output
+    /// file (replaced only once every row is written); `failed` reports an error of `run`.
+    func streamRows(_ request: QueryRequest, paths: Paths, isTimeout: (Error) -> Bool,
+                    run: (_ columns: ([String]) throws -> Void, _ row: ([SQLValue]) throws -> Void) throws -> Void,
+                    failed: (Error) -> ExitStatus) -> ExitStatus {
+        let out = environment.output, err = environment.errorOutput
         var opened: QueryOutputFile?
         if let path = request.output {
             do { opened = try QueryOutputFile(path, database: paths.database) } catch {
@@ -278,17 +299,11 @@ extension Console {
         }
         var count = 0
         do {
-            try database.run(sql: sql, parameters: parameters, timeout: request.timeout,
-                             columns: { writer.begin(columns: $0) },
-                             row: { writer.row($0); count += 1 })
-        } catch let error as ReadOnlyQueryError {
-            if error.kind == .timedOut { writer.stopped(rows: count) }
-            buffer.flush()
-            return report(error, database: database)
+            try run({ writer.begin(columns: $0) }, { writer.row($0); count += 1 })
         } catch {
+            if isTimeout(error) { writer.stopped(rows: count) }
             buffer.flush()
-            err("error: \(error)")
-            return .failure
+            return failed(error)
         }
         writer.end(rows: count)
         buffer.flush()
