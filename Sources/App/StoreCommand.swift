@@ -19,13 +19,13 @@ struct StoreCopyCommand: AsyncParsableCommand {
         discussion: """
         Copies every table of a feedline SQLite database into a PostgreSQL database, in one transaction: the data, the bookmarks, the payload index, the diagnostics and the run ledger, with their ids. Runs against PostgreSQL then go on where the SQLite runs stopped: nothing is fetched again, and payloads already loaded are skipped.
 
-        The PostgreSQL database must be empty of feedline rows (a new database: `createdb feedline`); feedline creates its tables there first. A database that already holds a copy of the same source (the same number of rows in every table and the same runs) is left as it is, so running the copy again is safe. --replace empties the target's feedline tables and copies again. Every table's row count is checked against the source before the copy commits; on any difference or error nothing is kept.
+        The PostgreSQL database must not have had feedline runs yet (a new database: `createdb feedline`); feedline creates its tables there first. A database that already holds a copy of the same source (the same number of rows in every table and the same runs) is left as it is, so running the copy again is safe. --replace empties the target's feedline tables and copies again. Every table's row count is checked against the source before the copy commits; on any difference or error nothing is kept.
 
         The source is brought to this feedline's schema first, as any run would. Stop scheduled runs on the source while it is copied. Needs a build with the PostgreSQL trait (`swift build -c release --traits PostgreSQL`).
 
         Examples:
           feedline store copy --to postgres://feedline@db.internal/feedline
-          feedline store copy --from old/feedline.sqlite --to postgres://feedline@/feedline?host=/run/postgresql
+          feedline store copy --from old.sqlite --to postgres://ingest@db/feedline
           FEEDLINE_DB=postgres://feedline@db.internal/feedline feedline store copy
         """)
 

@@ -65,6 +65,9 @@ public protocol LoadSession: TableWriting {
     func record(_ diagnostic: Diagnostic, payload: RawPayload?) throws
     /// Whether these exact bytes were already loaded by an earlier successful run.
     func wasLoaded(sha256: String) throws -> Bool
+    /// Which of `sha256s` were already loaded by earlier successful runs (one question for many
+    /// payloads, where the store can ask it so).
+    func loaded(among sha256s: [String]) throws -> Set<String>
     /// Records that a payload was loaded in this run (archive index).
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws
     /// Sets a bookmark of this run's pipeline (e.g. the newest hour loaded).
@@ -87,6 +90,7 @@ public protocol LoadSession: TableWriting {
 
 extension LoadSession {
     public func settle() throws -> LoadCounts { LoadCounts() }
+    public func loaded(among sha256s: [String]) throws -> Set<String> { Set(try sha256s.filter { try wasLoaded(sha256: $0) }) }
 }
 
 /// The run ledger and the transaction boundary. Implemented by Storage.

@@ -237,7 +237,8 @@ public struct PipelineRunner: Sendable {
         do {
             let counts = try store.load(run: run, finishedAt: clock) { session in
                 // Payloads loaded by earlier runs are not parsed at all.
-                let wanted = try payloads.map { try force || !session.wasLoaded(sha256: $0.payload.sha256) }
+                let known = force ? [] : try session.loaded(among: payloads.map(\.payload.sha256))
+                let wanted = payloads.map { !known.contains($0.payload.sha256) }
                 ahead.begin(zip(payloads, wanted).filter(\.1).map(\.0))
 
                 var total = LoadCounts()

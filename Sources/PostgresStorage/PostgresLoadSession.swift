@@ -73,6 +73,14 @@ final class PostgresLoadSession: LoadSession {
         return settled
     }
 
+    func loaded(among sha256s: [String]) throws -> Set<String> {
+        try flush()
+        let found = Set(try link.run("SELECT sha256 FROM payload WHERE sha256 = ANY($1::text::text[])",
+                                     [.text(PostgresBatchSQL.arrayLiteral(sha256s.map(StoreValue.text), integer: false))]).rows.compactMap(\.first?.textValue))
+        for sha256 in sha256s where !markedLoaded.contains(sha256) { loadedBefore[sha256] = found.contains(sha256) }
+        return found.union(markedLoaded.intersection(sha256s))
+    }
+
     /// Earlier runs' payloads are asked for once (other loads commit theirs before or after this
     /// transaction, never during a statement of it), so a repeated question does not wait for
     /// the writes still on their way.
