@@ -131,6 +131,7 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
                 try db.inTransaction(.immediate) {
                     let session = GRDBLoadSession(db: db, run: run, writers: writers)
                     counts = try body(session)
+                    try session.finish()
                     counts.diagnostics = session.diagnosticCount
                     // A failing `error` check that keeps its rows commits them with the run marked failed.
                     try db.execute(sql: """
