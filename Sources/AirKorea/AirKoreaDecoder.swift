@@ -71,7 +71,7 @@ struct AirKoreaDecoder {
     private func decodeXML<Sink: RecordSink>(file: URL, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
         let reader = XMLItemReader(schema: endpoint.schema)
         let envelope = try reader.read(file: file) { item in
-            for ready in gate.admit(item) {
+            try gate.admit(item) { ready in
                 var outcome = endpoint.mapItem(ready, page)
                 if !ready.notes.isEmpty { outcome.diagnostics = ready.readerDiagnostics() + outcome.diagnostics }
                 try deliver(outcome, to: &sink)
@@ -117,7 +117,7 @@ struct AirKoreaDecoder {
                                     singleItemPaths: ["response/body/items/item"])
         var nonObjects: [Int] = []
         let envelope = try reader.read(file: file, onItem: { item in
-            for ready in gate.admit(item) {
+            try gate.admit(item) { ready in
                 var outcome = endpoint.mapItem(ready, page)
                 if !ready.typeMismatches.isEmpty || !ready.notes.isEmpty { outcome.diagnostics = ready.readerDiagnostics() + outcome.diagnostics }
                 try deliver(outcome, to: &sink)
@@ -176,17 +176,19 @@ struct AirKoreaDecoder {
         private(set) var held: [ItemFields] = []
         private var sawOwn = false
 
-        /// The items to map now, in page order.
-        mutating func admit(_ item: ItemFields) -> [ItemFields] {
-            if sawOwn { return [item] }
+        /// Calls `map` with the items to map now, in page order (none while only foreign items came).
+        mutating func admit(_ item: ItemFields, _ map: (ItemFields) throws -> Void) rethrows {
+            if sawOwn { return try map(item) }
             let foreign = item.typeMismatches.isEmpty && item.notes.isEmpty && item.values.allSatisfy { $0 == nil }
             if foreign {
                 held.append(item)
-                return []
+                return
             }
             sawOwn = true
-            defer { held = [] }
-            return held + [item]
+            let waiting = held
+            held = []
+            for earlier in waiting { try map(earlier) }
+            try map(item)
         }
 
         /// Whether items came and none of them was the endpoint's.

@@ -60,7 +60,7 @@ extension ItemDiagnostics {
     /// A number within `range`; nil when missing, unparsable or implausible (the last two noted).
     mutating func number<Field: WireFields>(_ raw: String?, _ field: Field, range: ClosedRange<Double>, unit: String) -> Double? {
         guard let text = WireValue.airKorea.present(raw) else { return nil }
-        guard Self.isPlainDecimal(text), let value = Double(text), value.isFinite else {
+        guard let value = Self.plainDecimal(text) else {
             note(.unparsableNumber, field: field.wireName, value: raw,
                  "\(field.wireName) is not a number; it is stored as missing, not as 0.")
             return nil
@@ -73,6 +73,39 @@ extension ItemDiagnostics {
         }
         return value
     }
+
+    /// The value of `text` when it is a plain decimal (`isPlainDecimal`) and finite, else nil:
+    /// what `Double(_:)` gives, read from the bytes in place. With at most 15 significant digits
+    /// and 22 decimals (every AirKorea value) the digits as a whole number and the power of ten
+    /// are both exact doubles, so their quotient is the correctly rounded value, as `strtod`'s
+    /// (Clinger's fast path); longer numbers go through `Double(_:)`.
+    static func plainDecimal(_ text: Substring) -> Double? {
+        // nil from the fast path: not plain, or too long for it; the long way decides.
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+            var mantissa: UInt64 = 0, significant = 0, before = 0, after = 0, seenDot = false, negative = false
+            for (index, byte) in bytes.enumerated() {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                    if seenDot { after += 1 } else { before += 1 }
+                case UInt8(ascii: "-") where index == 0: negative = true
+                case UInt8(ascii: "+") where index == 0: break
+                case UInt8(ascii: ".") where !seenDot: seenDot = true
+                default: return nil
+                }
+            }
+            guard before > 0, !seenDot || after > 0, significant <= 15, after <= 22 else { return nil }
+            let value = Double(mantissa) / powersOfTen[after]
+            return negative ? -value : value
+        }
+        if let fast, let value = fast { return value }
+        guard isPlainDecimal(text), let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// 10⁰ … 10²², each exactly representable as a Double.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
 
     /// Whether `text` is a plain decimal as AirKorea writes numbers (`-`? digits, optionally `.`
     /// digits). `Double(_:)` alone would also take hex floats (`0x10`), exponents that

@@ -31,6 +31,11 @@ public struct WireValue: Sendable {
     @inlinable
     public func present(_ raw: String?) -> Substring? {
         guard let raw else { return nil }
+        // Most values need no trimming: judged on the bytes in place (a Substring's UTF-8 view
+        // is indexed one checked step at a time, which cost more than the rest of the mapping).
+        if let verdict = raw.utf8.withContiguousStorageIfAvailable({ untrimmedVerdict($0) }), let isPresent = verdict {
+            return isPresent ? Substring(raw) : nil
+        }
         var text = Substring(raw)
         if let first = text.utf8.first, let last = text.utf8.last,
            Self.mayBeSpace(first) || Self.mayBeSpaceEnd(last) {
@@ -116,6 +121,19 @@ public struct WireValue: Sendable {
     /// ASCII space, tab, LF, CR.
     @inlinable
     public static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
+
+    /// For a value whose ends cannot be whitespace: true when it is present, false when it is a
+    /// missing marker; nil when it may need trimming first (then `present` takes the long way).
+    @inlinable
+    func untrimmedVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if Self.mayBeSpace(first) || Self.mayBeSpaceEnd(last) { return nil }
+        switch bytes.count {
+        case 1: return !missingCharacters.contains(first)
+        case 4: return !(bytes.elementsEqual("null".utf8) || bytes.elementsEqual("NULL".utf8) || bytes.elementsEqual("Null".utf8))
+        default: return true
+        }
+    }
 
     /// Whether `text` (already trimmed) means "missing".
     @inlinable

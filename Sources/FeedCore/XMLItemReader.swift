@@ -207,8 +207,12 @@ private struct SAXState {
     var failure: Error?
     var fatalMessage: String?
     var stopped = false
-    /// libxml2 interns element names per parse, so a name's pointer identifies it.
-    var nameCache: [UnsafeRawPointer: Int] = [:]
+    /// libxml2 interns element names per parse, so a name's pointer identifies it: the item
+    /// members seen so far, in the order they first came, with their schema positions. Items of
+    /// a page list their members in one order, so the next member is almost always the one after
+    /// the last (`nextMember`): one pointer comparison instead of a hash lookup per element.
+    var members: [(name: UnsafeRawPointer, position: Int)] = []
+    var nextMember = 0
 
     init(schema: FieldSchema, itemElement: String, onItem: @escaping (ItemFields) throws -> Void) {
         self.schema = schema
@@ -226,9 +230,17 @@ private struct SAXState {
 
     private mutating func fieldPosition(_ name: UnsafePointer<xmlChar>) -> Int {
         let key = UnsafeRawPointer(name)
-        if let hit = nameCache[key] { return hit }
+        if nextMember < members.count, members[nextMember].name == key {
+            nextMember += 1
+            return members[nextMember - 1].position
+        }
+        if let known = members.firstIndex(where: { $0.name == key }) {
+            nextMember = known + 1
+            return members[known].position
+        }
         let position = schema.position(of: String(cString: name)) ?? -1
-        nameCache[key] = position
+        members.append((key, position))
+        nextMember = members.count
         return position
     }
 
@@ -258,6 +270,7 @@ private struct SAXState {
         }
         if isItemElement(name) {
             itemDepth = depth
+            nextMember = 0
             current = ItemFields(schema: schema, position: itemCount)
             if attributeCount > 0 { readAttributes(attributeCount, attributes, under: nil) }
             return

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Process measurements for scripts/bench that GNU time cannot make.
+
+usage: proc.py repeat N LABEL -- COMMAND...
+         Runs COMMAND N times in a row (output discarded) and prints one line per run:
+         `LABEL REP WALL_S CPU_S MAXRSS_KB STATUS`, wall time from just before the spawn to the
+         reap, CPU (user + system) and peak RSS from the kernel's rusage of the child.
+       proc.py idle SECONDS SETTLE -- COMMAND...
+         Starts COMMAND (a long-running process such as `feedline schedule`), lets it settle for
+         SETTLE seconds, then measures the CPU time the process uses over SECONDS of waiting, read
+         from its process CPU-time clock (clock_getcpuclockid: nanoseconds, every thread, those
+         that ended included; /proc/PID/stat counts 10 ms ticks, too coarse for an idle process),
+         then stops it with SIGTERM and prints
+         `idle SECONDS CPU_S CPU_PER_HOUR_S MAXRSS_KB STATUS` (STATUS: its exit status after SIGTERM).
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+
+def repeat(n, label, command):
+    for rep in range(1, n + 1):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        print(f"{label} {rep} {wall:.4f} {usage.ru_utime + usage.ru_stime:.4f} {usage.ru_maxrss} {proc.returncode}", flush=True)
+
+
+def process_cpu_ns(pid):
+    """The CPU time of process `pid` so far: its process CPU-time clock, as clock_getcpuclockid(3) makes it
+    (MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) in Linux's posix-cpu-timers)."""
+    return time.clock_gettime_ns(((~pid) << 3) | 2)
+
+
+def idle(seconds, settle, command):
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(settle)
+    if proc.poll() is not None:
+        print(f"error: {' '.join(command)} exited with status {proc.returncode} before it settled", file=sys.stderr)
+        return 1
+    before = process_cpu_ns(proc.pid)
+    time.sleep(seconds)
+    after = process_cpu_ns(proc.pid)
+    proc.send_signal(signal.SIGTERM)
+    _, status, usage = os.wait4(proc.pid, 0)
+    cpu = (after - before) / 1e9
+    print(f"idle {seconds} {cpu:.6f} {cpu * 3600 / seconds:.4f} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+    return 0
+
+
+def main(argv):
+    if "--" not in argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    args, command = argv[1:split], argv[split + 1:]
+    if args[:1] == ["repeat"] and len(args) == 3:
+        repeat(int(args[1]), args[2], command)
+        return 0
+    if args[:1] == ["idle"] and len(args) == 3:
+        return idle(float(args[1]), float(args[2]), command)
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
