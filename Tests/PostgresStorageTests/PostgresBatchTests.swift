@@ -5,7 +5,7 @@ import GRDB
 import Pipeline
 @testable import PostgresStorage
 import PropertyBased
-import Storage
+@testable import Storage
 import Testing
 import TestSupport
 
@@ -80,7 +80,7 @@ struct PostgresBatchTests {
             ("SELECT k, label FROM batch_fact ORDER BY k", "SELECT k, label FROM batch_fact ORDER BY k"),
             ("SELECT message FROM diagnostic ORDER BY id", "SELECT message FROM diagnostic ORDER BY id"),
         ] {
-            let expected = try queue.read { db in try Row.fetchAll(db, sql: sqliteSQL).map { row in Array(row.databaseValues.map(StoreValue.init(probe:))) } }
+            let expected = try queue.read { db in try Row.fetchAll(db, sql: sqliteSQL).map { row in Array(row.databaseValues.map(StoreValue.init)) } }
             let actual = try postgres.rows(postgresSQL)
             #expect(actual == expected, "\(postgresSQL)")
             #expect(!expected.isEmpty)
@@ -136,15 +136,4 @@ struct PostgresBatchTests {
 
 }
 
-extension StoreValue {
-    init(probe value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let v): self = .integer(v)
-        case .double(let v): self = .real(v)
-        case .string(let v): self = .text(v)
-        case .blob(let v): self = .text(String(decoding: v, as: UTF8.self))
-        }
-    }
-}
 #endif

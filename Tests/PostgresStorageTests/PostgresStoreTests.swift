@@ -38,6 +38,28 @@ struct TestServerMissing: Error, CustomStringConvertible {
     }
 }
 
+/// A fixture environment with both stores: the SQLite file of `env` and a database of its own
+/// on the test server, every bundled pipeline selected.
+struct BothStores {
+    let env: FeedTestEnvironment
+    let runs: PipelineRuns
+    let url: String
+    let sqlite: Paths
+    let postgres: Paths
+    let selection: PipelineRuns.Selection
+
+    init(_ name: String) throws {
+        url = try TestServer.database(name)
+        env = try FeedTestEnvironment("pg-\(name)", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: Date(timeIntervalSince1970: 1_700_000_000))
+        runs = PipelineRuns(environment: env.environment)
+        sqlite = env.paths()
+        var postgres = sqlite
+        postgres.postgresURL = url
+        self.postgres = postgres
+        selection = try runs.select(names: [], paths: sqlite)
+    }
+}
+
 @Suite("PostgreSQL store against a real server", .serialized)
 struct PostgresStoreTests {
     static let tables = ["measurement", "station", "forecast", "forecast_region", "nearby_station", "tm_coordinate", "school", "major",
@@ -49,14 +71,9 @@ struct PostgresStoreTests {
 
     @Test("every bundled pipeline loads the same rows as into SQLite, and a re-run changes nothing")
     func fixturesMatchSQLite() async throws {
-        let url = try TestServer.database("fixtures")
-        let env = try FeedTestEnvironment("pg-fixtures", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: Date(timeIntervalSince1970: 1_700_000_000))
+        let both = try BothStores("fixtures")
+        let (env, runs, url, sqlite, postgres, selection) = (both.env, both.runs, both.url, both.sqlite, both.postgres, both.selection)
         defer { env.dir.remove() }
-        let runs = PipelineRuns(environment: env.environment)
-        let sqlite = env.paths()
-        var postgres = sqlite
-        postgres.postgresURL = url
-        let selection = try runs.select(names: [], paths: sqlite)
         let intoSQLite = try await runs.run(selection, mode: .fixtures, paths: sqlite)
         let intoPostgres = try await runs.run(selection, mode: .fixtures, paths: postgres)
         #expect(intoPostgres.reports.count == selection.pipelines.count && intoPostgres.exitStatus == .success)
@@ -94,14 +111,9 @@ struct PostgresStoreTests {
 
     @Test("store copy: every SQLite table into PostgreSQL with its ids; runs go on from the copy; a second copy writes nothing")
     func copyFromSQLite() async throws {
-        let url = try TestServer.database("copy")
-        let env = try FeedTestEnvironment("pg-copy", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: Date(timeIntervalSince1970: 1_700_000_000))
+        let both = try BothStores("copy")
+        let (env, runs, url, sqlite, postgres, selection) = (both.env, both.runs, both.url, both.sqlite, both.postgres, both.selection)
         defer { env.dir.remove() }
-        let runs = PipelineRuns(environment: env.environment)
-        let sqlite = env.paths()
-        var postgres = sqlite
-        postgres.postgresURL = url
-        let selection = try runs.select(names: [], paths: sqlite)
         #expect(try await runs.run(selection, mode: .fixtures, paths: sqlite).exitStatus == .success)
 
         let report = try env.environment.copyStore(from: sqlite.database.path, to: postgres, replace: false) { _, _, _ in }
