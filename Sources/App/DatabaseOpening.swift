@@ -47,6 +47,24 @@ extension AppEnvironment {
         }
     }
 
+    /// `feedline store copy`: opens the SQLite file at `source` for writing (which brings it to
+    /// this feedline's schema, as any run would) and the PostgreSQL store `paths` names, then
+    /// copies the one into the other (see `PostgresStore.copy`).
+    public func copyStore(from source: String, to paths: Paths, replace: Bool,
+                          progress: (_ table: String, _ copied: Int, _ of: Int) -> Void) throws -> StoreCopyReport {
+        let target = try openStore(paths, forWriting: true)
+        var sourcePaths = paths
+        sourcePaths.postgresURL = nil
+        sourcePaths.database = URL(fileURLWithPath: source)
+        _ = try openStore(sourcePaths, forWriting: true)
+        #if PostgreSQL
+        guard let postgres = target as? PostgresStore else { throw PostgresStoreError("\(paths.databaseName) is not a PostgreSQL store") }
+        return try postgres.copy(from: try SQLiteExport(path: source), replace: replace, progress: progress)
+        #else
+        throw PostgresStoreError("\(paths.databaseName): \(target.location) is not a PostgreSQL store")
+        #endif
+    }
+
     /// The PostgreSQL store at `url` (a build without the PostgreSQL trait says how to get one).
     private func openPostgres(_ url: String, forWriting: Bool) throws -> any FeedlineStore {
         let address = try PostgresAddress(parsing: url, environment: variables)

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Pipeline
 import PostgresStorage
-import Storage
 
 /// `feedline store`: moving a database between stores.
 struct StoreCommand: AsyncParsableCommand {
@@ -103,21 +102,5 @@ extension Console {
             environment.output("\(report.tables.count) tables (\(empty) empty), \(TerminalProgress.grouped(rows)) rows; every count matches the source.")
         }
         return .success
-    }
-}
-
-extension AppEnvironment {
-    /// Brings the SQLite file at `source` to this feedline's schema, then copies it into the
-    /// PostgreSQL store `paths` names (see `PostgresStore.copy`).
-    public func copyStore(from source: String, to paths: Paths, replace: Bool,
-                   progress: (_ table: String, _ copied: Int, _ of: Int) -> Void) throws -> StoreCopyReport {
-        let target = try openStore(paths, forWriting: true)
-        _ = try SQLiteStore(path: source, schema: storeSchema, busyTimeout: try Self.busyTimeout(variables) ?? 10)
-        #if PostgreSQL
-        guard let postgres = target as? PostgresStore else { throw PostgresStoreError("\(paths.databaseName) is not a PostgreSQL store") }
-        return try postgres.copy(from: try SQLiteExport(path: source), replace: replace, progress: progress)
-        #else
-        throw PostgresStoreError("\(paths.databaseName): \(target.location) is not a PostgreSQL store")
-        #endif
     }
 }
