@@ -67,7 +67,7 @@ let package = Package(
         ], exclude: ["README.md"]),
         .executableTarget(name: "feedline", dependencies: ["App"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
-        .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
+        .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "Logging", package: "swift-log")]),
 

@@ -205,6 +205,12 @@ extension StoreValue {
         case .float8: self = (try? cell.decode(Double.self)).map { .real($0) } ?? .null
         case .timestamptz, .timestamp: self = (try? cell.decode(Date.self)).map { .text(iso8601UTC($0)) } ?? .null
         case .date: self = (try? cell.decode(Date.self)).map { .text(String(iso8601UTC($0).prefix(10))) } ?? .null
+        case .numeric:
+            // sum() of bigints, avg() of integers: whole numbers as integers (as SQLite sums them),
+            // the rest as doubles.
+            guard let decimal = try? cell.decode(Decimal.self) else { self = .text(cell.bytes.map { String(buffer: $0) } ?? ""); return }
+            let double = NSDecimalNumber(decimal: decimal).doubleValue
+            if double == double.rounded(), abs(double) < 9e15 { self = .integer(Int64(double)) } else { self = .real(double) }
         default:
             if let text = try? cell.decode(String.self) { self = .text(text) }
             else { self = .text(cell.bytes.map { String(buffer: $0) } ?? "") }

@@ -192,6 +192,15 @@ extension PostgresStore {
     /// copies.
     public func rows(_ sql: String) throws -> [[StoreValue]] { try link.run(sql).rows }
 
+    /// Every row of `sql` in the database at `address`, on a connection of its own that checks
+    /// nothing first (the database may not be feedline's yet): for tests and scripts.
+    public static func rows(_ sql: String, at address: PostgresAddress, environment: [String: String]) throws -> [[StoreValue]] {
+        var warnings: [String] = []
+        let link = try PostgresLink(address, password: address.resolvedPassword(environment: environment, warnings: &warnings))
+        defer { link.close() }
+        return try link.run(sql).rows
+    }
+
     /// Creates database `name` on the server `address` points at (connecting to its database),
     /// dropping one of that name first when `replacing`.
     public static func createDatabase(_ name: String, server address: PostgresAddress, environment: [String: String], replacing: Bool) throws {

@@ -21,10 +21,15 @@ public struct FeedTestEnvironment {
     static let baseURLVariables = ["FEEDLINE_AIRKOREA_BASE_URL", "FEEDLINE_CAREERNET_BASE_URL", "FEEDLINE_SARAMIN_BASE_URL",
                                    "FEEDLINE_OPENWEATHER_BASE_URL", "FEEDLINE_OPENAQ_BASE_URL"]
 
-    public init(_ prefix: String, baseURLVariable: String, now: Date) throws {
+    /// The database the runs write and the assertions read: a SQLite file in `dir`, or a
+    /// database of its own on the test PostgreSQL server.
+    public let db: TestDatabase
+
+    public init(_ prefix: String, baseURLVariable: String, now: Date, store: TestStore = .sqlite) throws {
         dir = try TemporaryDirectory(prefix)
         self.baseURLVariable = baseURLVariable
         self.now = now
+        db = try TestDatabase(store, file: dir.path("feedline.sqlite"), name: prefix)
     }
 
     public var environment: AppEnvironment {
@@ -39,26 +44,34 @@ public struct FeedTestEnvironment {
             workingDirectory: dir.url, output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
     }
 
-    public var database: URL { dir.path("feedline.sqlite") }
+    /// The SQLite file (a PostgreSQL environment writes to `db.postgresURL` instead).
+    public var database: URL { db.file }
     public var feedline: Console { Console(environment: environment) }
 
     /// Paths inside the temporary directory, with the repository's pipelines and fixtures.
     public func paths(pipelines: URL = FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")) -> Paths {
-        Paths(environment: environment, database: database.path, pipelines: pipelines.path,
+        Paths(environment: environment, database: db.argument, pipelines: pipelines.path,
               fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
     }
 
     public func writePipeline(_ name: String, _ yaml: String) throws -> URL { try dir.writePipeline(name, yaml) }
 
     /// Every row of `sql` as text (`NULL` for NULL).
-    public func rows(_ sql: String) throws -> [[String]] {
-        let queue = try openForAssertions(database.path)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value!)" } }
-        }
-    }
+    public func rows(_ sql: String) throws -> [[String]] { try db.rows(sql) }
 
     /// The first column of the first row of `sql`.
     public func value(_ sql: String) throws -> String? { try rows(sql).first?.first }
+}
+
+extension FeedTestEnvironment {
+    /// Everything the run left behind — its output and logs, every file under `dir` (archive,
+    /// SQLite file) and every row of the database — for searching for a secret.
+    public func leftBehind() throws -> Data {
+        var data = Data((out.text + err.text + logs.text).utf8)
+        if let walker = FileManager.default.enumerator(at: dir.url, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker { if let bytes = try? Data(contentsOf: url) { data.append(bytes) } }
+        }
+        if db.store != .sqlite { data.append(Data(try db.dump(excludingTables: []).utf8)) }
+        return data
+    }
 }

@@ -22,8 +22,8 @@ import TestSupport
 
     // MARK: - Fixtures
 
-    @Test func theThreePipelinesLoadTheirFixturesAndASecondRunChangesNothing() async throws {
-        let env = try Environment()
+    @Test(arguments: TestStore.all) func theThreePipelinesLoadTheirFixturesAndASecondRunChangesNothing(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         let status = await env.feedline.run(names: Self.pipelines, source: .fixtures, paths: env.paths())
         #expect(status == .success, "\(env.out.text)\n\(env.err.text)")
@@ -80,8 +80,8 @@ import TestSupport
         #expect(try env.value("SELECT count(*) FROM pm_alert") == "11")
     }
 
-    @Test func clearingAnAlertUpdatesTheRowItsIssueMadeAndAnOlderPageNeverUnclearsIt() async throws {
-        let env = try Environment()
+    @Test(arguments: TestStore.all) func clearingAnAlertUpdatesTheRowItsIssueMadeAndAnOlderPageNeverUnclearsIt(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         let fixtures = FixturePaths.fixtures.appendingPathComponent("airkorea")
         func replay(_ file: String, force: Bool = false) async -> App.ExitStatus {
@@ -90,12 +90,15 @@ import TestSupport
         }
         #expect(await replay("pm-alerts-issued.xml") == .success, "\(env.err.text)")
         #expect(try env.rows("SELECT area, cleared_at FROM pm_alert WHERE district = '서울' ORDER BY area") == [["도심권", "NULL"], ["동북권", "NULL"]])
-        let rowids = try env.rows("SELECT rowid, area FROM pm_alert WHERE district = '서울' ORDER BY area")
+        // A row's identity: SQLite's rowid; PostgreSQL has no stable one (an update writes a new
+        // tuple), so there the key it was inserted with, beside the counts of inserted rows.
+        let identity = store == .sqlite ? "rowid" : "issued_at"
+        let rowids = try env.rows("SELECT \(identity), area FROM pm_alert WHERE district = '서울' ORDER BY area")
 
         #expect(await replay("pm-alerts-cleared.xml") == .success, "\(env.err.text)")
         #expect(try env.rows("SELECT rows_inserted, rows_updated, rows_unchanged FROM run ORDER BY id DESC LIMIT 1") == [["1", "2", "5"]])
         // The same rows (same rowid), now cleared, each changed once.
-        #expect(try env.rows("SELECT rowid, area FROM pm_alert WHERE district = '서울' AND area IN ('도심권', '동북권') ORDER BY area") == rowids)
+        #expect(try env.rows("SELECT \(identity), area FROM pm_alert WHERE district = '서울' AND area IN ('도심권', '동북권') ORDER BY area") == rowids)
         #expect(try env.rows("SELECT area, cleared_kst, clear_value, revision FROM pm_alert WHERE district = '서울' ORDER BY area") == [
             ["도심권", "2024-03-06 07:00", "79.0", "1"], ["동북권", "2024-03-06 09:00", "85.0", "1"], ["서북권", "2024-03-06 08:00", "92.0", "0"],
         ])
@@ -109,8 +112,8 @@ import TestSupport
         #expect(try env.rows("SELECT rows_inserted, rows_updated, rows_unchanged FROM run ORDER BY id DESC LIMIT 1") == [["0", "0", "8"]])
     }
 
-    @Test func replayingAnUnsupportedServiceNamesItAndLoadsNothing() async throws {
-        let env = try Environment()
+    @Test(arguments: TestStore.all) func replayingAnUnsupportedServiceNamesItAndLoadsNothing(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         let fixtures = FixturePaths.fixtures.appendingPathComponent("airkorea")
         let files = ["unsupported-cai.json", "unsupported-sido-average.xml", "stats-monthly.xml"].map { fixtures.appendingPathComponent($0).path }
@@ -173,7 +176,7 @@ import TestSupport
 
     static let key = "AKSTATSSENTINEL-0123456789"
 
-    @Test func aLiveMonthlyRangeAsksMonthByMonthAndLoadsEachAnswer() async throws {
+    @Test(arguments: TestStore.all) func aLiveMonthlyRangeAsksMonthByMonthAndLoadsEachAnswer(store: TestStore) async throws {
         let body = try Data(contentsOf: FixturePaths.fixtures.appendingPathComponent("airkorea/stats-monthly.xml"))
         let server = try LoopbackServer { request in
             // Answer each month with the fixture's stations, dated as asked.
@@ -183,7 +186,7 @@ import TestSupport
             return .respond(status: 200, contentType: "text/xml;charset=UTF-8", body: Data(dated.utf8))
         }
         defer { server.stop() }
-        var env = try Environment()
+        var env = try Environment(store: store)
         defer { env.dir.remove() }
         env.base = server.baseURL
         env.variables["AIRKOREA_SERVICE_KEY"] = Self.key
@@ -205,18 +208,14 @@ import TestSupport
                 == [["2023-12", "4"], ["2024-01", "4"], ["2024-02", "4"]])
         // The quota is counted against the statistics service, apart from the realtime one.
         #expect(try env.rows("SELECT api, sum(calls) FROM api_call GROUP BY api") == [["ArpltnStatsSvc", "3"]])
-        var leftBehind = Data((env.out.text + env.err.text + env.logs.text).utf8)
-        if let walker = FileManager.default.enumerator(at: env.dir.url, includingPropertiesForKeys: nil) {
-            for case let url as URL in walker { if let bytes = try? Data(contentsOf: url) { leftBehind.append(bytes) } }
-        }
-        #expect(leftBehind.range(of: Data("AKSTATSSENTINEL".utf8)) == nil, "the key was written somewhere")
+        #expect(try env.leftBehind().range(of: Data("AKSTATSSENTINEL".utf8)) == nil, "the key was written somewhere")
     }
 
-    @Test func aLiveAnswerFromAnUnsupportedServiceFailsTheRunAndLoadsNothing() async throws {
+    @Test(arguments: TestStore.all) func aLiveAnswerFromAnUnsupportedServiceFailsTheRunAndLoadsNothing(store: TestStore) async throws {
         let body = try Data(contentsOf: FixturePaths.fixtures.appendingPathComponent("airkorea/unsupported-cai.json"))
         let server = try LoopbackServer { _ in .respond(status: 200, contentType: "application/json", body: body) }
         defer { server.stop() }
-        var env = try Environment()
+        var env = try Environment(store: store)
         defer { env.dir.remove() }
         env.base = server.baseURL
         env.variables["AIRKOREA_SERVICE_KEY"] = Self.key
@@ -233,5 +232,7 @@ import TestSupport
 
 extension FeedTestEnvironment {
     /// A fresh environment for AirKorea's end-to-end tests, at the fixtures' clock.
-    init() throws { try self.init("airkorea-stats-e2e", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: StatisticsEndToEndTests.now) }
+    init(store: TestStore = .sqlite) throws {
+        try self.init("airkorea-stats-e2e", baseURLVariable: "FEEDLINE_AIRKOREA_BASE_URL", now: StatisticsEndToEndTests.now, store: store)
+    }
 }

@@ -1,6 +1,5 @@
 import App
 import Foundation
-import GRDB
 import Pipeline
 import Testing
 import TestSupport
@@ -8,33 +7,31 @@ import TestSupport
 /// `feedline run` on the bundled fixtures and `feedline replay`, into temporary databases,
 /// asserted with SQL.
 @Suite struct FixtureRunTests {
-    func query<T: DatabaseValueConvertible>(_ db: URL, _ sql: String, as: T.Type = Int.self) throws -> T? {
-        let queue = try openForAssertions(db.path)
-        return try queue.read { try T.fetchOne($0, sql: sql) }
-    }
+    /// One integer from `sql`, on either store.
+    func query(_ db: TestDatabase, _ sql: String) throws -> Int? { try db.value(sql).flatMap { Int($0) } }
 
-    @Test func everyPipelineRunsFromFixturesAndASecondRunChangesNothing() async throws {
-        let env = try TestEnvironment()
+    @Test(arguments: TestStore.all) func everyPipelineRunsFromFixturesAndASecondRunChangesNothing(store: TestStore) async throws {
+        let env = try TestEnvironment(store: store)
         defer { env.dir.remove() }
         let first = await env.feedline.run(names: [], source: .fixtures, paths: env.paths())
         #expect(first == .success, "\(env.out.text)\n\(env.err.text)")
-        #expect(try query(env.database, "SELECT count(*) FROM run WHERE status <> 'succeeded'") == 0)
-        #expect(try query(env.database, "SELECT count(*) FROM measurement")! > 0)
-        #expect(try query(env.database, "SELECT count(*) FROM forecast")! > 0)
-        #expect(try query(env.database, "SELECT count(*) FROM station")! > 0)
-        let firstRuns = try query(env.database, "SELECT count(*) FROM run")!
+        #expect(try query(env.db, "SELECT count(*) FROM run WHERE status <> 'succeeded'") == 0)
+        #expect(try query(env.db, "SELECT count(*) FROM measurement")! > 0)
+        #expect(try query(env.db, "SELECT count(*) FROM forecast")! > 0)
+        #expect(try query(env.db, "SELECT count(*) FROM station")! > 0)
+        let firstRuns = try query(env.db, "SELECT count(*) FROM run")!
 
         // Missing values are NULL, never 0.
-        #expect(try query(env.database, "SELECT count(*) FROM measurement WHERE pm10 = 0 AND pm10_flag IS NOT NULL") == 0)
+        #expect(try query(env.db, "SELECT count(*) FROM measurement WHERE pm10 = 0 AND pm10_flag IS NOT NULL") == 0)
 
         let second = await env.feedline.run(names: [], source: .fixtures, paths: env.paths())
         #expect(second == .success)
-        #expect(try query(env.database, "SELECT sum(rows_inserted + rows_updated) FROM run WHERE id > \(firstRuns)") == 0)
-        #expect(try query(env.database, "SELECT count(*) FROM run WHERE id > \(firstRuns) AND status = 'succeeded'") == firstRuns)
+        #expect(try query(env.db, "SELECT sum(rows_inserted + rows_updated) FROM run WHERE id > \(firstRuns)") == 0)
+        #expect(try query(env.db, "SELECT count(*) FROM run WHERE id > \(firstRuns) AND status = 'succeeded'") == firstRuns)
     }
 
-    @Test func replayingTheFixtureDirectoryLoadsTheGoodFilesAndNamesTheBadOnes() async throws {
-        let env = try TestEnvironment()
+    @Test(arguments: TestStore.all) func replayingTheFixtureDirectoryLoadsTheGoodFilesAndNamesTheBadOnes(store: TestStore) async throws {
+        let env = try TestEnvironment(store: store)
         defer { env.dir.remove() }
         let dir = env.dir.path("saved")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -52,26 +49,26 @@ import TestSupport
         #expect(errors.contains { $0.contains("zz-garbage.xml") })
         #expect(errors.contains { $0.contains("zz-empty.json") })
         #expect(errors.allSatisfy { $0.hasPrefix("error: ") })
-        #expect(try query(env.database, "SELECT count(*) FROM measurement")! > 0)
-        #expect(try query(env.database, "SELECT count(*) FROM run WHERE mode = 'replay' AND status = 'succeeded'") == 1)
-        let unreadable = try query(env.database, "SELECT count(*) FROM diagnostic WHERE code = 'unreadable-payload'")!
+        #expect(try query(env.db, "SELECT count(*) FROM measurement")! > 0)
+        #expect(try query(env.db, "SELECT count(*) FROM run WHERE mode = 'replay' AND status = 'succeeded'") == 1)
+        let unreadable = try query(env.db, "SELECT count(*) FROM diagnostic WHERE code = 'unreadable-payload'")!
         #expect(unreadable >= 1)
 
         // Replaying again skips every payload already loaded; --force re-reads them and changes nothing.
         let again = await env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"],
                                         paths: env.paths(), force: false)
         #expect(again == .partial)
-        #expect(try query(env.database, "SELECT payloads FROM run ORDER BY id DESC LIMIT 1") == 0)
+        #expect(try query(env.db, "SELECT payloads FROM run ORDER BY id DESC LIMIT 1") == 0)
         _ = await env.feedline.replay(inputs: ["saved"], sourceHint: nil, parameters: ["stationName": "종로구"], paths: env.paths(), force: true)
-        #expect(try query(env.database, "SELECT rows_inserted + rows_updated FROM run ORDER BY id DESC LIMIT 1") == 0)
-        #expect(try query(env.database, "SELECT rows_unchanged FROM run ORDER BY id DESC LIMIT 1")! > 0)
+        #expect(try query(env.db, "SELECT rows_inserted + rows_updated FROM run ORDER BY id DESC LIMIT 1") == 0)
+        #expect(try query(env.db, "SELECT rows_unchanged FROM run ORDER BY id DESC LIMIT 1")! > 0)
     }
 
     /// Replay parses ahead of the writer on another thread; what lands must be what loading the
     /// files one by one, in name order, gives: the truncated file named and nothing of it kept,
     /// the second copy of the same bytes counted as already loaded, the rest in file order.
-    @Test func replayLoadsInFileOrderSkipsRepeatedBytesAndDropsTruncatedFiles() async throws {
-        let env = try TestEnvironment()
+    @Test(arguments: TestStore.all) func replayLoadsInFileOrderSkipsRepeatedBytesAndDropsTruncatedFiles(store: TestStore) async throws {
+        let env = try TestEnvironment(store: store)
         defer { env.dir.remove() }
         let dir = env.dir.path("pages")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -90,14 +87,14 @@ import TestSupport
         let status = await env.feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(status == .partial, "\(env.err.text)")
         #expect(env.err.text.contains("p2-cut.xml"))
-        #expect(try query(env.database, "SELECT payloads FROM run") == 3)
-        #expect(try query(env.database, "SELECT payloads_skipped FROM run") == 1)
-        #expect(try query(env.database, "SELECT count(*) FROM payload WHERE archive_path LIKE '%p2-cut.xml'") == 0)
-        #expect(try query(env.database, "SELECT count(*) FROM diagnostic WHERE code = 'unreadable-payload' AND location = 'p2-cut.xml'") == 1)
-        #expect(try query(env.database, "SELECT count(*) FROM measurement") == 80)
-        #expect(try query(env.database, "SELECT rows_inserted FROM run") == 80)
-        #expect(try query(env.database, "SELECT rows_updated FROM run") == 40)
-        #expect(try query(env.database, "SELECT count(*) FROM measurement WHERE station_name LIKE 'S%' AND pm10 >= 100 AND revision = 1") == 40)
+        #expect(try query(env.db, "SELECT payloads FROM run") == 3)
+        #expect(try query(env.db, "SELECT payloads_skipped FROM run") == 1)
+        #expect(try query(env.db, "SELECT count(*) FROM payload WHERE archive_path LIKE '%p2-cut.xml'") == 0)
+        #expect(try query(env.db, "SELECT count(*) FROM diagnostic WHERE code = 'unreadable-payload' AND location = 'p2-cut.xml'") == 1)
+        #expect(try query(env.db, "SELECT count(*) FROM measurement") == 80)
+        #expect(try query(env.db, "SELECT rows_inserted FROM run") == 80)
+        #expect(try query(env.db, "SELECT rows_updated FROM run") == 40)
+        #expect(try query(env.db, "SELECT count(*) FROM measurement WHERE station_name LIKE 'S%' AND pm10 >= 100 AND revision = 1") == 40)
     }
 
     @Test func invalidPipelineFilesAreNamedWithTheirField() throws {

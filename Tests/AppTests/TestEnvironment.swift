@@ -20,7 +20,14 @@ struct TestEnvironment {
     /// their paths differ).
     var careerBase = URL(string: "http://127.0.0.1:9/")!
 
-    init() throws { dir = try TemporaryDirectory("e2e") }
+    /// The database the runs write: a SQLite file in `dir`, or a database of its own on the
+    /// test PostgreSQL server.
+    let db: TestDatabase
+
+    init(store: TestStore = .sqlite) throws {
+        dir = try TemporaryDirectory("e2e")
+        db = try TestDatabase(store, file: dir.path("feedline.sqlite"), name: "e2e")
+    }
 
     var environment: AppEnvironment {
         let logs = self.logs
@@ -41,11 +48,11 @@ struct TestEnvironment {
             output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
     }
 
-    var database: URL { dir.path("feedline.sqlite") }
+    var database: URL { db.file }
 
     /// Paths inside the temporary directory, with fixtures from the repository.
     func paths(pipelines: URL? = nil) -> Paths {
-        Paths(environment: environment, database: database.path,
+        Paths(environment: environment, database: db.argument,
               pipelines: (pipelines ?? FixturePaths.repositoryRoot.appendingPathComponent("Pipelines")).path,
               fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
     }

@@ -19,8 +19,8 @@ import TestSupport
 
     static let pipelines = ["openaq-locations", "openaq-latest", "openaq-hours"]
 
-    @Test func theThreePipelinesLoadTheirFixturesAndLoadingThemAgainChangesNothing() async throws {
-        let env = try Environment()
+    @Test(arguments: TestStore.all) func theThreePipelinesLoadTheirFixturesAndLoadingThemAgainChangesNothing(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         let status = await env.feedline.run(names: Self.pipelines, source: .fixtures, paths: env.paths())
         #expect(status == .success, "\(env.out.text)\n\(env.err.text)")
@@ -35,7 +35,9 @@ import TestSupport
             ["2623105", "외딴섬", "옹진군", "KR", "AirKorea", "0", "NULL", "NULL", "NULL", "NULL", "NULL"],
             ["2623106", "중복 센서", "서울", "KR", "AirKorea", "0", "1", "37.5636", "126.9752", "2024-03-06T05:00:00Z", "2024-03-06T14:00:00+09:00"],
         ])
-        #expect(try env.rows("SELECT location_id, count(*), group_concat(parameter_name || ' ' || coalesce(units, '?'), ', ') FROM (SELECT * FROM openaq_sensor ORDER BY sensor_id) GROUP BY location_id ORDER BY location_id") == [
+        let parameters = store == .sqlite ? "group_concat(parameter_name || ' ' || coalesce(units, '?'), ', ')"
+            : "string_agg(parameter_name || ' ' || coalesce(units, '?'), ', ' ORDER BY sensor_id)"
+        #expect(try env.rows("SELECT location_id, count(*), \(parameters) FROM (SELECT * FROM openaq_sensor ORDER BY sensor_id) AS s GROUP BY location_id ORDER BY location_id") == [
             ["2623101", "6", "pm10 µg/m³, pm25 µg/m³, o3 ppm, no2 ppm, co ppm, so2 ppm"],
             ["2623102", "3", "pm10 µg/m³, pm25 µg/m³, o3 ppm"],
             ["2623103", "2", "pm25 µg/m³, no2 ppm"],
@@ -68,7 +70,7 @@ import TestSupport
         #expect(try env.rows("""
             SELECT sensor_id, datetime_to_utc, datetime_from_local, value, units, coverage_expected_count, coverage_observed_count,
                    coverage_percent_complete, summary_sd, has_flags
-            FROM openaq_hourly WHERE value IS NULL OR coverage_percent_complete IS NOT 100 OR has_flags ORDER BY sensor_id, datetime_to_utc
+            FROM openaq_hourly WHERE value IS NULL OR coverage_percent_complete IS DISTINCT FROM 100 OR has_flags = 1 ORDER BY sensor_id, datetime_to_utc
             """) == [
                 ["7770101", "2024-03-06T04:00:00Z", "2024-03-06T12:00:00+09:00", "44.0", "µg/m³", "1", "58447", "5844700.0", "NULL", "0"],
                 ["7770102", "2024-03-06T03:00:00Z", "2024-03-06T11:00:00+09:00", "NULL", "µg/m³", "1", "0", "0.0", "NULL", "0"],
@@ -147,9 +149,9 @@ import TestSupport
     static let measurementsSample = FixturePaths.sharedFeeds.appendingPathComponent("openaq-v3-measurements.json")
     static var samplesPresent: Bool { [locationsSample, measurementsSample].allSatisfy { FileManager.default.fileExists(atPath: $0.path) } }
 
-    @Test("replaying the published samples loads their values as delivered", .enabled(if: samplesPresent))
-    func replayPublishedSamples() async throws {
-        let env = try Environment()
+    @Test("replaying the published samples loads their values as delivered", .enabled(if: samplesPresent), arguments: TestStore.all)
+    func replayPublishedSamples(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         // The measurements sample names no sensor: replay says which (its pm25 sensor at Del Norte).
         let status = await env.feedline.replay(inputs: [Self.locationsSample.path, Self.measurementsSample.path], sourceHint: nil,
@@ -174,7 +176,7 @@ import TestSupport
         #expect(try env.value("SELECT count(*) FROM diagnostic") == "0")
 
         // Without the sensor the hourly sample cannot be placed: the file is refused, the other still loads.
-        let other = try Environment()
+        let other = try Environment(store: store)
         defer { other.dir.remove() }
         let partial = await other.feedline.replay(inputs: [Self.locationsSample.path, Self.measurementsSample.path], sourceHint: nil,
                                                   parameters: [:], paths: other.paths(), force: false)
@@ -189,13 +191,7 @@ import TestSupport
     static let key = "OAQSENTINEL-0123456789abcdef0123456789abcdef"
 
     /// Everything a run left behind: output, logs, archive, database.
-    func leftBehind(_ env: Environment) -> Data {
-        var data = Data((env.out.text + env.err.text + env.logs.text).utf8)
-        if let walker = FileManager.default.enumerator(at: env.dir.url, includingPropertiesForKeys: nil) {
-            for case let url as URL in walker { if let bytes = try? Data(contentsOf: url) { data.append(bytes) } }
-        }
-        return data
-    }
+    func leftBehind(_ env: Environment) throws -> Data { try env.leftBehind() }
 
     /// A location result with id `id`.
     static func location(_ id: Int) -> String {
@@ -233,10 +229,10 @@ import TestSupport
         return await env.feedline.run(names: [name], source: .live, paths: env.paths(pipelines: pipelines))
     }
 
-    @Test func aLiveRunPagesUntilAShortPageSendsTheKeyAsAHeaderAndKeepsItOutOfEverythingItWrites() async throws {
+    @Test(arguments: TestStore.all) func aLiveRunPagesUntilAShortPageSendsTheKeyAsAHeaderAndKeepsItOutOfEverythingItWrites(store: TestStore) async throws {
         let server = try Self.pagingServer()
         defer { server.stop() }
-        var env = try Environment()
+        var env = try Environment(store: store)
         defer { env.dir.remove() }
         let status = try await Self.runLive(&env, "oaq-live", Self.locationsPipeline, against: server.baseURL)
         #expect(status == .success, "\(env.err.text)")
@@ -254,7 +250,7 @@ import TestSupport
             let text = try String(contentsOf: meta, encoding: .utf8)
             #expect(text.contains("X-API-Key") && text.contains("OPENAQ_API_KEY"), "the requirement is recorded, not the key")
         }
-        #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil, "the key was written somewhere")
+        #expect(try leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil, "the key was written somewhere")
     }
 
     /// Hours a test server has published: those ending 01:00 … `through`:00 UTC on 2024-03-06.
@@ -267,7 +263,7 @@ import TestSupport
         }
     }
 
-    @Test func hoursResumePerSensorFromTheirBookmarks() async throws {
+    @Test(arguments: TestStore.all) func hoursResumePerSensorFromTheirBookmarks(store: TestStore) async throws {
         // Sensor 11 has the published hours, answered within the window asked; sensor 12 has none.
         let published = Published()
         let server = try LoopbackServer { request in
@@ -284,7 +280,7 @@ import TestSupport
             return .respond(status: 200, contentType: "application/json", body: Data(text.utf8))
         }
         defer { server.stop() }
-        var env = try Environment()
+        var env = try Environment(store: store)
         defer { env.dir.remove() }
         let yaml = """
             source: openaq
@@ -328,13 +324,13 @@ import TestSupport
             ["sensor_11_hours_through", "1709706600"], ["sensor_12_hours_through", "1709703000"],
         ])
         #expect(try env.value("SELECT payloads_skipped FROM run ORDER BY id DESC LIMIT 1") == "1")
-        #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
+        #expect(try leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
     }
 
-    @Test func aRejectedKeyFailsTheRunLoadsNothingAndIsNotRetried() async throws {
+    @Test(arguments: TestStore.all) func aRejectedKeyFailsTheRunLoadsNothingAndIsNotRetried(store: TestStore) async throws {
         let server = try Self.pagingServer(status: 401, body: #"{"detail": "Invalid credentials"}"#)
         defer { server.stop() }
-        var env = try Environment()
+        var env = try Environment(store: store)
         defer { env.dir.remove() }
         let status = try await Self.runLive(&env, "oaq-live", Self.locationsPipeline, against: server.baseURL)
         #expect(status == .failure)
@@ -344,14 +340,14 @@ import TestSupport
         // The body is read as OpenAQ words it, not only its status.
         let error = try #require(try env.value("SELECT error FROM run"))
         #expect(error.contains("OpenAQ answered with error 401") && error.contains("Invalid credentials"), "\(error)")
-        #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
+        #expect(try leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
     }
 
-    @Test func anErrorBodyBehindHTTP200IsTypedAndARateLimitIsWaitedOutOnce() async throws {
+    @Test(arguments: TestStore.all) func anErrorBodyBehindHTTP200IsTypedAndARateLimitIsWaitedOutOnce(store: TestStore) async throws {
         // A rate-limit body with status 200 reaches the decoder: a rate limit, waited out once, then the run stops.
         let limited = try Self.pagingServer(body: #"{"detail": "Too many requests"}"#)
         defer { limited.stop() }
-        var env = try Environment()
+        var env = try Environment(store: store)
         defer { env.dir.remove() }
         let status = try await Self.runLive(&env, "oaq-live", Self.locationsPipeline, against: limited.baseURL,
                                             variables: ["FEEDLINE_RATE_LIMIT_WAIT_MS": "10"])
@@ -364,12 +360,13 @@ import TestSupport
         // HTTP 429 itself: the same, classified by the fetch stage.
         let http = try Self.pagingServer(status: 429, body: #"{"detail": "Too many requests"}"#)
         defer { http.stop() }
-        var other = try Environment()
+        var other = try Environment(store: store)
         defer { other.dir.remove() }
         let again = try await Self.runLive(&other, "oaq-live", Self.locationsPipeline, against: http.baseURL,
                                            variables: ["FEEDLINE_RATE_LIMIT_WAIT_MS": "10"])
         #expect(again == .temporaryFailure && http.requests.count == 2)
-        #expect(leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil && leftBehind(other).range(of: Data("OAQSENTINEL".utf8)) == nil)
+        #expect(try leftBehind(env).range(of: Data("OAQSENTINEL".utf8)) == nil)
+        #expect(try leftBehind(other).range(of: Data("OAQSENTINEL".utf8)) == nil)
     }
 
     @Test func aLiveRunWithoutTheKeyIsAConfigurationError() async throws {
@@ -386,5 +383,7 @@ import TestSupport
 
 extension FeedTestEnvironment {
     /// A fresh environment for OpenAQ's end-to-end tests, at the fixtures' clock.
-    init() throws { try self.init("openaq-e2e", baseURLVariable: "FEEDLINE_OPENAQ_BASE_URL", now: OpenAQFixtures.fetchedAt) }
+    init(store: TestStore = .sqlite) throws {
+        try self.init("openaq-e2e", baseURLVariable: "FEEDLINE_OPENAQ_BASE_URL", now: OpenAQFixtures.fetchedAt, store: store)
+    }
 }

@@ -17,8 +17,8 @@ import TestSupport
 
     // MARK: - Fixtures
 
-    @Test func bothPipelinesLoadTheirFixturesAndASecondRunChangesNothing() async throws {
-        let env = try Environment()
+    @Test(arguments: TestStore.all) func bothPipelinesLoadTheirFixturesAndASecondRunChangesNothing(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         let names = ["openweather-air-pollution", "openweather-weather"]
         let status = await env.feedline.run(names: names, source: .fixtures, paths: env.paths())
@@ -102,9 +102,9 @@ import TestSupport
         .map { FixturePaths.sharedFeeds.appendingPathComponent($0) }
     static var samplesPresent: Bool { samples.allSatisfy { FileManager.default.fileExists(atPath: $0.path) } }
 
-    @Test("replaying the published samples loads their values as delivered and names the 401", .enabled(if: samplesPresent))
-    func replayPublishedSamples() async throws {
-        let env = try Environment()
+    @Test("replaying the published samples loads their values as delivered and names the 401", .enabled(if: samplesPresent), arguments: TestStore.all)
+    func replayPublishedSamples(store: TestStore) async throws {
+        let env = try Environment(store: store)
         defer { env.dir.remove() }
         let status = await env.feedline.replay(inputs: Self.samples.map(\.path), sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
         #expect(status == .partial, "\(env.out.text)\n\(env.err.text)")
@@ -140,18 +140,12 @@ import TestSupport
         """
 
     /// Everything a run left behind: output, logs, archive, database.
-    func leftBehind(_ env: Environment) -> Data {
-        var data = Data((env.out.text + env.err.text + env.logs.text).utf8)
-        if let walker = FileManager.default.enumerator(at: env.dir.url, includingPropertiesForKeys: nil) {
-            for case let url as URL in walker { if let bytes = try? Data(contentsOf: url) { data.append(bytes) } }
-        }
-        return data
-    }
+    func leftBehind(_ env: Environment) throws -> Data { try env.leftBehind() }
 
     /// Runs the `ow-live` pipeline live against `base` in a new environment (with the test key
     /// unless `key` is false); the caller removes the environment's directory.
-    static func runLive(against base: URL, key: Bool = true, variables: [String: String] = [:]) async throws -> (Environment, App.ExitStatus) {
-        var env = try Environment()
+    static func runLive(against base: URL, key: Bool = true, variables: [String: String] = [:], store: TestStore = .sqlite) async throws -> (Environment, App.ExitStatus) {
+        var env = try Environment(store: store)
         if key { env.variables["OPENWEATHER_API_KEY"] = Self.key }
         env.variables.merge(variables) { _, new in new }
         env.base = base
@@ -159,10 +153,10 @@ import TestSupport
         return (env, await env.feedline.run(names: ["ow-live"], source: .live, paths: env.paths(pipelines: pipelines)))
     }
 
-    @Test func aLiveRunSendsTheKeyAsAppidAndKeepsItOutOfEverythingItWrites() async throws {
+    @Test(arguments: TestStore.all) func aLiveRunSendsTheKeyAsAppidAndKeepsItOutOfEverythingItWrites(store: TestStore) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let (env, status) = try await Self.runLive(against: server.baseURL)
+        let (env, status) = try await Self.runLive(against: server.baseURL, store: store)
         defer { env.dir.remove() }
         #expect(status == .success, "\(env.err.text)")
         #expect(server.requests.map(\.path) == ["/data/2.5/air_pollution", "/data/2.5/air_pollution"])
@@ -177,13 +171,13 @@ import TestSupport
         for meta in metas {
             #expect(try String(contentsOf: meta, encoding: .utf8).contains("appid=REDACTED"))
         }
-        #expect(leftBehind(env).range(of: Data("OWSENTINEL".utf8)) == nil, "the key was written somewhere")
+        #expect(try leftBehind(env).range(of: Data("OWSENTINEL".utf8)) == nil, "the key was written somewhere")
     }
 
-    @Test func aRejectedKeyFailsTheRunLoadsNothingAndIsNotRetried() async throws {
+    @Test(arguments: TestStore.all) func aRejectedKeyFailsTheRunLoadsNothingAndIsNotRetried(store: TestStore) async throws {
         let server = try Self.server(status: 401) { _ in #"{"cod":401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."}"# }
         defer { server.stop() }
-        let (env, status) = try await Self.runLive(against: server.baseURL)
+        let (env, status) = try await Self.runLive(against: server.baseURL, store: store)
         defer { env.dir.remove() }
         #expect(status == .failure)
         #expect(server.requests.count == 1, "a terminal error is not retried, and the second location is not fetched")
@@ -192,14 +186,14 @@ import TestSupport
         // The HTTP 401's body is read as OpenWeather words it.
         let error = try #require(try env.value("SELECT error FROM run"))
         #expect(error.contains("OpenWeather answered with error 401") && error.contains("Invalid API key"), "\(error)")
-        #expect(leftBehind(env).range(of: Data("OWSENTINEL".utf8)) == nil)
+        #expect(try leftBehind(env).range(of: Data("OWSENTINEL".utf8)) == nil)
     }
 
-    @Test func aRateLimitAnswerIsTransientAndLoadsNothing() async throws {
+    @Test(arguments: TestStore.all) func aRateLimitAnswerIsTransientAndLoadsNothing(store: TestStore) async throws {
         // An error body behind HTTP 200 reaches the decoder: its typed error decides.
         let server = try Self.server { _ in #"{"cod":429, "message": "Your account is temporary blocked due to exceeding of requests limitation of your subscription type."}"# }
         defer { server.stop() }
-        let (env, status) = try await Self.runLive(against: server.baseURL, variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"])
+        let (env, status) = try await Self.runLive(against: server.baseURL, variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"], store: store)
         defer { env.dir.remove() }
         #expect(status == .temporaryFailure)
         #expect(server.requests.count == 2, "retried once, then stopped")
@@ -222,5 +216,7 @@ import TestSupport
 
 extension FeedTestEnvironment {
     /// A fresh environment for OpenWeather's end-to-end tests, at the fixtures' clock.
-    init() throws { try self.init("openweather-e2e", baseURLVariable: "FEEDLINE_OPENWEATHER_BASE_URL", now: OpenWeatherFixtures.fetchedAt) }
+    init(store: TestStore = .sqlite) throws {
+        try self.init("openweather-e2e", baseURLVariable: "FEEDLINE_OPENWEATHER_BASE_URL", now: OpenWeatherFixtures.fetchedAt, store: store)
+    }
 }

@@ -9,32 +9,11 @@ import Storage
 import Testing
 import TestSupport
 
-/// The PostgreSQL store against a real server: `scripts/test` starts a throw-away cluster and
-/// sets FEEDLINE_TEST_POSTGRES_URL. Each test works in a database of its own.
-enum TestServer {
-    static func database(_ name: String) throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["FEEDLINE_TEST_POSTGRES_URL"], !url.isEmpty else {
-            throw TestServerMissing()
-        }
-        let server = try PostgresAddress(parsing: url)
-        let database = "t_\(name)_\(getpid())"
-        try PostgresStore.createDatabase(database, server: server, environment: [:], replacing: true)
-        // The same URL with the last path segment (the database name) replaced.
-        let (base, query) = url.firstIndex(of: "?").map { (url[..<$0], url[$0...]) } ?? (url[...], ""[...])
-        guard let slash = base.lastIndex(of: "/"), base[..<slash].hasSuffix("/") == false else { return "\(base)/\(database)\(query)" }
-        return "\(base[...slash])\(database)\(query)"
-    }
-
+extension TestServer {
     static func store(_ url: String, schema: FeedSchema = AppEnvironment.standardSchema, host: String = "host-a",
                       pid: Int32 = getpid()) throws -> PostgresStore {
         try PostgresStore(address: PostgresAddress(parsing: url), environment: [:], schema: schema, forWriting: true,
                           host: host, pid: pid, isProcessAlive: { _ in true })
-    }
-}
-
-struct TestServerMissing: Error, CustomStringConvertible {
-    var description: String {
-        "FEEDLINE_TEST_POSTGRES_URL is not set: this build has the PostgreSQL trait, so its tests need a server (scripts/test --postgres-only starts one)"
     }
 }
 

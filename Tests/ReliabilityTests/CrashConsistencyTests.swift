@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -95,23 +94,25 @@ struct FeedlineProcess: @unchecked Sendable {
     }
 }
 
-/// SIGKILL a loading `feedline` at random points: the database always passes
-/// `PRAGMA integrity_check`, a killed run stays `running` in the ledger with none of its rows
+/// SIGKILL a loading `feedline` at random points, on each store: the database stays intact
+/// (SQLite: `PRAGMA integrity_check`), a killed run stays `running` in the ledger with none of its rows
 /// visible until the next run notices its process is gone and marks it `abandoned`, and a
-/// re-run converges on the uninterrupted result.
+/// re-run converges on the uninterrupted result. On PostgreSQL the killed session's transaction
+/// is rolled back and its run lock freed by the server.
 ///
 /// Trials default to 20 (seeded); `FEEDLINE_CRASH_TRIALS` and `FEEDLINE_CRASH_SEED` change them
 /// (`scripts/crash-soak N` runs many more).
 @Suite(.serialized) struct CrashConsistencyTests {
     static let binary = FeedlineBinary.url
 
-    @Test(.enabled(if: binary != nil, "the feedline executable is not built beside the tests (swift build first); crash trials need it"))
-    func sigkillDuringLoadsNeverCorruptsAndReRunsConverge() async throws {
-        try await onOwnThread { try trials() }
+    @Test(.enabled(if: binary != nil, "the feedline executable is not built beside the tests (swift build first); crash trials need it"),
+          arguments: TestStore.all)
+    func sigkillDuringLoadsNeverCorruptsAndReRunsConverge(store: TestStore) async throws {
+        try await onOwnThread { try trials(store) }
     }
 
     /// The trials, on the test's own thread (they block while processes run).
-    func trials() throws {
+    func trials(_ store: TestStore) throws {
         let binary = try #require(Self.binary)
         let env = ProcessInfo.processInfo.environment
         let trials = Int(env["FEEDLINE_CRASH_TRIALS"] ?? "") ?? 20
@@ -124,9 +125,9 @@ struct FeedlineProcess: @unchecked Sendable {
         try LoadData.write(to: pages, files: files, items: items)
 
         // The uninterrupted result, and how long a whole run takes.
-        let reference = dir.path("reference.sqlite")
+        let reference = try TestDatabase(store, file: dir.path("reference.sqlite"), name: "crashref")
         let started = Date()
-        let calibration = try FeedlineProcess(binary, ["replay", pages.path, "--db", reference.path])
+        let calibration = try FeedlineProcess(binary, ["replay", pages.path, "--db", reference.argument])
         var loadBegan = started
         while calibration.process.isRunning && !calibration.loadStarted { Thread.sleep(forTimeInterval: 0.002) }
         loadBegan = Date()
@@ -134,14 +135,14 @@ struct FeedlineProcess: @unchecked Sendable {
         let duration = Date().timeIntervalSince(started)
         // From the first payload written inside the transaction to the exit (commit included).
         let loadWindow = max(0.05, Date().timeIntervalSince(loadBegan))
-        let expected = try DatabaseDump.dump(reference, excludingColumns: ["run_id", "fetched_at"])
-        #expect(try DatabaseDump.integer(reference, "SELECT count(*) FROM measurement") == files * items)
+        let expected = try reference.dump(excludingColumns: ["run_id", "fetched_at"])
+        #expect(try reference.integer("SELECT count(*) FROM measurement") == files * items)
 
         var killedMidLoad = 0, killedBeforeRun = 0, finishedFirst = 0
         for trial in 1...trials {
-            let label = "trial \(trial) (seed \(seed))"
-            let db = dir.path("trial-\(trial).sqlite")
-            let run = try FeedlineProcess(binary, ["replay", pages.path, "--db", db.path])
+            let label = "\(store) trial \(trial) (seed \(seed))"
+            let db = try TestDatabase(store, file: dir.path("trial-\(trial).sqlite"), name: "crash\(trial)")
+            let run = try FeedlineProcess(binary, ["replay", pages.path, "--db", db.argument])
             if trial % 2 == 0 {
                 // Anywhere in the run: start-up, migrations, staging, loading, commit.
                 Thread.sleep(forTimeInterval: random.unit() * duration)
@@ -157,12 +158,12 @@ struct FeedlineProcess: @unchecked Sendable {
             run.killHard()
 
             var statusesBefore: [String] = []
-            if FileManager.default.fileExists(atPath: db.path) {
-                #expect(try DatabaseDump.strings(db, "PRAGMA integrity_check") == ["ok"], "\(label)")
+            if store == .postgres || FileManager.default.fileExists(atPath: db.file.path) {
+                #expect(try db.isIntact(), "\(label)")
                 // Killed during the first migrations, the tables may not exist yet (nothing was kept).
-                let migrated = try DatabaseDump.integer(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('run', 'measurement', 'payload')") == 3
-                let statuses = migrated ? try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id") : []
-                let rows = migrated ? try DatabaseDump.integer(db, "SELECT count(*) FROM measurement") : 0
+                let migrated = try db.hasTables(["run", "measurement", "payload"])
+                let statuses = migrated ? try db.strings("SELECT status FROM run ORDER BY id") : []
+                let rows = migrated ? try db.integer("SELECT count(*) FROM measurement") : 0
                 statusesBefore = statuses
                 if statuses == ["succeeded"] {
                     finishedFirst += 1
@@ -171,7 +172,7 @@ struct FeedlineProcess: @unchecked Sendable {
                     #expect(!finished, "\(label): the run ended on its own but did not succeed: \(statuses)")
                     #expect(statuses.allSatisfy { $0 == "running" }, "\(label): a killed run must stay 'running': \(statuses)")
                     #expect(rows == 0, "\(label): \(rows) rows of a killed load are visible")
-                    #expect(try !migrated || DatabaseDump.integer(db, "SELECT count(*) FROM payload") == 0, "\(label)")
+                    #expect(try !migrated || db.integer("SELECT count(*) FROM payload") == 0, "\(label)")
                     if statuses == ["running"] { killedMidLoad += 1 } else { killedBeforeRun += 1 }
                 }
             } else {
@@ -180,17 +181,17 @@ struct FeedlineProcess: @unchecked Sendable {
 
             // Re-running converges on the uninterrupted result; the killed run stays visible, and
             // the re-run, finding its process gone, records it as abandoned.
-            #expect(try FeedlineProcess(binary, ["replay", pages.path, "--db", db.path]).wait() == 0, "\(label)")
-            #expect(try DatabaseDump.dump(db, excludingColumns: ["run_id", "fetched_at"]) == expected, "\(label): re-run did not converge")
-            #expect(try DatabaseDump.strings(db, "PRAGMA integrity_check") == ["ok"], "\(label)")
-            let after = try DatabaseDump.strings(db, "SELECT status FROM run ORDER BY id")
+            #expect(try FeedlineProcess(binary, ["replay", pages.path, "--db", db.argument]).wait() == 0, "\(label)")
+            #expect(try db.dump(excludingColumns: ["run_id", "fetched_at"]) == expected, "\(label): re-run did not converge")
+            #expect(try db.isIntact(), "\(label)")
+            let after = try db.strings("SELECT status FROM run ORDER BY id")
             #expect(after.last == "succeeded", "\(label)")
             #expect(after.dropLast().allSatisfy { $0 == "abandoned" || $0 == "succeeded" }, "\(label): \(after)")
             #expect(after.filter { $0 == "abandoned" }.count == statusesBefore.filter { $0 == "running" }.count, "\(label): \(after)")
-            #expect(try DatabaseDump.integer(db, "SELECT count(*) FROM run WHERE status = 'abandoned' AND (abandoned_at IS NULL OR finished_at IS NOT NULL)") == 0, "\(label)")
-            try? FileManager.default.removeItem(at: db)
+            #expect(try db.integer("SELECT count(*) FROM run WHERE status = 'abandoned' AND (abandoned_at IS NULL OR finished_at IS NOT NULL)") == 0, "\(label)")
+            try? FileManager.default.removeItem(at: db.file)
         }
-        print("crash trials (seed \(seed)): \(trials) kills: \(killedMidLoad) inside the load transaction, \(killedBeforeRun) before the run began, \(finishedFirst) after it committed; whole run \(String(format: "%.2f", duration)) s, load \(String(format: "%.2f", loadWindow)) s")
+        print("\(store) crash trials (seed \(seed)): \(trials) kills: \(killedMidLoad) inside the load transaction, \(killedBeforeRun) before the run began, \(finishedFirst) after it committed; whole run \(String(format: "%.2f", duration)) s, load \(String(format: "%.2f", loadWindow)) s")
         #expect(killedMidLoad >= trials / 4, "only \(killedMidLoad) of \(trials) kills landed inside a load; the test is not exercising crashes")
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The fault matrix: a live run over real HTTP (127.0.0.1) into a real SQLite file, with one
+/// The fault matrix: a live run over real HTTP (127.0.0.1) into a real database — a SQLite
+/// file, and in a build with the PostgreSQL trait a database on the test server too — with one
 /// fault on page 2 of 3. For each fault the run either completes correctly or fails with one
 /// clear line; a failed run leaves every table but the ledger (`run`, `diagnostic`, and the
 /// quota counter `api_call`, whose calls really happened) exactly as it was; a re-run once the
@@ -146,34 +147,34 @@ import TestSupport
     static let crossDatabaseColumns: Set<String> = ["run_id", "fetched_at", "archive_path", "request_url"]
 
     /// The normalized content after the baseline and a clean run.
-    static func reference(provenance: Bool) async throws -> String {
+    static func reference(provenance: Bool, store: TestStore) async throws -> String {
         return try await onOwnThread {
             let phase = Phase()
             let server = try server(nil, phase: phase)
             defer { server.stop() }
-            var env = try RelEnvironment("reference")
+            var env = try RelEnvironment("reference", store: store)
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
             #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
             phase.set(.cleared)
             #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success)
-            return try normalized(env.database, provenance: provenance)
+            return try normalized(env.db, provenance: provenance)
         }
     }
 
-    static func normalized(_ db: URL, provenance: Bool) throws -> String {
-        try DatabaseDump.dump(db, excludingTables: DatabaseDump.bookkeeping.union(provenance ? [] : ["payload"]),
-                              excludingColumns: crossDatabaseColumns.union(provenance ? [] : ["payload_sha256", "content_type"]))
+    static func normalized(_ db: TestDatabase, provenance: Bool) throws -> String {
+        try db.dump(excludingTables: TestDatabase.bookkeeping.union(provenance ? [] : ["payload"]),
+                    excludingColumns: crossDatabaseColumns.union(provenance ? [] : ["payload_sha256", "content_type"]))
     }
 
-    @Test(arguments: faults)
-    func faultOnPageTwo(_ fault: Fault) async throws {
+    @Test(arguments: faults, TestStore.all)
+    func faultOnPageTwo(_ fault: Fault, store: TestStore) async throws {
         try await onOwnThread {
             let phase = Phase()
             let server = try Self.server(fault, phase: phase)
             defer { server.stop() }
-            var env = try RelEnvironment("fault")
+            var env = try RelEnvironment("fault", store: store)
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             env.timeout = 30
@@ -183,7 +184,7 @@ import TestSupport
 
             // Given a database holding an earlier hour…
             #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(env.printed)")
-            let before = try DatabaseDump.dump(env.database)
+            let before = try env.db.dump()
             #expect(before.contains("## measurement (7)"))
 
             // …when page 2 misbehaves…
@@ -203,34 +204,35 @@ import TestSupport
                 let errorLines = env.out.text.split(separator: "\n").filter { $0.contains("error:") }
                 #expect(errorLines.count == 1, "one clear line: \(env.out.text)")
                 for fragment in says { #expect(errorLines.first?.contains(fragment) == true, "\(fault.name): '\(fragment)' missing from \(errorLines)") }
-                let after = try DatabaseDump.dump(env.database)
-                #expect(after == before, "\(fault.name): a failed run changed the data: \(DatabaseDump.firstDifference(after, before))")
-                #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'failed' AND error IS NOT NULL") == 1)
-                #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE status = 'running'") == 0)
+                let after = try env.db.dump()
+                #expect(after == before, "\(fault.name): a failed run changed the data: \(TestDatabase.firstDifference(after, before))")
+                #expect(try env.db.integer("SELECT count(*) FROM run WHERE status = 'failed' AND error IS NOT NULL") == 1)
+                #expect(try env.db.integer("SELECT count(*) FROM run WHERE status = 'running'") == 0)
             case .completesClean:
                 #expect(status == .success, "\(fault.name): \(env.printed)")
-                let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
-                let got = try Self.normalized(env.database, provenance: !fault.provenanceDiffers)
-                #expect(got == reference, "\(fault.name): \(DatabaseDump.firstDifference(got, reference))")
+                let reference = try await Self.reference(provenance: !fault.provenanceDiffers, store: store)
+                let got = try Self.normalized(env.db, provenance: !fault.provenanceDiffers)
+                #expect(got == reference, "\(fault.name): \(TestDatabase.firstDifference(got, reference))")
             case .completesWith(let stations):
                 #expect(status == .success, "\(fault.name): \(env.printed)")
-                let loaded = try DatabaseDump.strings(env.database, "SELECT station_name FROM measurement WHERE data_time = '2024-03-06 15:00' ORDER BY station_name")
+                let loaded = try env.db.strings("SELECT station_name FROM measurement WHERE data_time = '2024-03-06 15:00' ORDER BY station_name")
                 #expect(loaded == stations, "\(fault.name)")
-                #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 7 + stations.count)
+                #expect(try env.db.integer("SELECT count(*) FROM measurement") == 7 + stations.count)
             }
 
             // When the fault clears, a re-run converges on the clean result.
             phase.set(.cleared)
             if fault.rerunNextDay { env.clock.advance(86_400) }
             #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: paths) == .success, "\(fault.name): \(env.printed)")
-            let reference = try await Self.reference(provenance: !fault.provenanceDiffers)
-            let converged = try Self.normalized(env.database, provenance: !fault.provenanceDiffers)
-            #expect(converged == reference, "\(fault.name): the re-run did not converge: \(DatabaseDump.firstDifference(converged, reference))")
-            #expect(try DatabaseDump.strings(env.database, "PRAGMA integrity_check") == ["ok"])
+            let reference = try await Self.reference(provenance: !fault.provenanceDiffers, store: store)
+            let converged = try Self.normalized(env.db, provenance: !fault.provenanceDiffers)
+            #expect(converged == reference, "\(fault.name): the re-run did not converge: \(TestDatabase.firstDifference(converged, reference))")
+            #expect(try env.db.isIntact())
 
             // The key never comes back out, whatever happened.
             #expect(!containsSentinel(Data(env.printed.utf8)), "\(fault.name): the key was printed or logged")
             #expect(!containsSentinel(allBytes(under: env.dir.url)), "\(fault.name): the key reached a file (archive or database)")
+            #expect(!containsSentinel(Data(try env.db.dump(excludingTables: []).utf8)), "\(fault.name): the key reached the database")
             #expect(server.requests.allSatisfy { $0.request.query["serviceKey"] == sentinelKey }, "the key does reach the server")
         }
     }

@@ -39,7 +39,14 @@ struct RelEnvironment: Sendable {
     /// URLSession's per-request (idle) timeout; the whole-resource timeout is 4× this.
     var timeout: TimeInterval = 5
 
-    init(_ prefix: String = "rel") throws { dir = try TemporaryDirectory(prefix) }
+    /// The database the runs write: a SQLite file in `dir`, or a database of its own on the
+    /// test PostgreSQL server.
+    let db: TestDatabase
+
+    init(_ prefix: String = "rel", store: TestStore = .sqlite) throws {
+        dir = try TemporaryDirectory(prefix)
+        db = try TestDatabase(store, file: dir.path("feedline.sqlite"), name: prefix)
+    }
 
     var environment: AppEnvironment {
         let logs = self.logs, out = self.out, err = self.err, clock = self.clock
@@ -51,10 +58,10 @@ struct RelEnvironment: Sendable {
             output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
     }
 
-    var database: URL { dir.path("feedline.sqlite") }
+    var database: URL { db.file }
 
     func paths(pipelines: URL) -> Paths {
-        Paths(environment: environment, database: database.path, pipelines: pipelines.path,
+        Paths(environment: environment, database: db.argument, pipelines: pipelines.path,
               fixtures: FixturePaths.fixtures.path, archive: dir.path("archive").path)
     }
 
@@ -96,32 +103,13 @@ func allBytes(under directory: URL) -> Data {
 
 // MARK: - Database dumps
 
-/// A dump of every table, rows sorted, as text, for before/after comparisons.
+/// Dumps and reads of a SQLite file (`TestDatabase` reads either store).
 enum DatabaseDump {
-    /// Tables that record *that* something ran rather than data: the ledger, its diagnostics,
-    /// quota counters (a failed run's calls did happen and count), run locks, GRDB's own.
-    static let bookkeeping: Set<String> = ["run", "diagnostic", "api_call", "run_lock", "grdb_migrations", "sqlite_sequence"]
+    static let bookkeeping = TestDatabase.bookkeeping
 
-    /// - Parameters:
-    ///   - excludingTables: tables left out.
-    ///   - excludingColumns: columns left out of every table (e.g. `run_id`, which differs between databases).
+    /// Every table's rows as text, rows sorted (see `TestDatabase.dump`).
     static func dump(_ path: URL, excludingTables: Set<String> = bookkeeping, excludingColumns: Set<String> = []) throws -> String {
-        let queue = try DatabaseQueue(path: path.path, configuration: configuration(readonly: true))
-        return try queue.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            var out: [String] = []
-            for table in tables where !excludingTables.contains(table) {
-                let columns = try db.columns(in: table).map(\.name).filter { !excludingColumns.contains($0) }
-                guard !columns.isEmpty else { continue }
-                let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                let rows = try Row.fetchAll(db, sql: "SELECT \(list) FROM \"\(table)\" ORDER BY \(list)")
-                out.append("## \(table) (\(rows.count))")
-                for row in rows {
-                    out.append(columns.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: "|"))
-                }
-            }
-            return out.joined(separator: "\n")
-        }
+        try TestDatabase(.sqlite, file: path).dump(excludingTables: excludingTables, excludingColumns: excludingColumns)
     }
 
     /// One integer from a query.
@@ -146,14 +134,7 @@ enum DatabaseDump {
         return config
     }
 
-    /// The first line where two dumps differ, for readable failures.
-    static func firstDifference(_ a: String, _ b: String) -> String {
-        let x = a.split(separator: "\n", omittingEmptySubsequences: false), y = b.split(separator: "\n", omittingEmptySubsequences: false)
-        for i in 0..<max(x.count, y.count) where (i < x.count ? x[i] : "<end>") != (i < y.count ? y[i] : "<end>") {
-            return "line \(i + 1):\n  got      \(i < x.count ? x[i] : "<end>")\n  expected \(i < y.count ? y[i] : "<end>")"
-        }
-        return "identical"
-    }
+    static func firstDifference(_ a: String, _ b: String) -> String { TestDatabase.firstDifference(a, b) }
 }
 
 // MARK: - The built executable
