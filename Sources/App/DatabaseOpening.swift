@@ -15,6 +15,19 @@ extension AppEnvironment {
         return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
     }
 
+    /// A read-only SQL connection for the readers (`report`, `intake`): the SQLite file (never
+    /// created, never migrated), or the PostgreSQL database (which must already be feedline's).
+    func openReader(_ paths: Paths) throws -> any SQLReading {
+        guard let url = paths.postgresURL else {
+            return try ReadOnlyDatabase(path: paths.database.path, busyTimeout: Self.busyTimeout(variables) ?? 5)
+        }
+        let store = try openStore(paths, forWriting: false)
+        #if PostgreSQL
+        if let postgres = store as? PostgresStore { return PostgresReading(store: postgres) }
+        #endif
+        throw PostgresUnavailable(address: try PostgresAddress(parsing: url))
+    }
+
     /// The existing database opened for reading, or nil when there is none yet: dry runs and
     /// backfill plans read what is there and never create a file.
     func existingStore(_ paths: Paths) throws -> (any FeedlineStore)? {

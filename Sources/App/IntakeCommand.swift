@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Foundation
+import Pipeline
 import Storage
 
 struct IntakeCommand: AsyncParsableCommand {
@@ -71,7 +72,6 @@ struct IntakeCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
-        if let refused = Console(environment: env).sqliteOnly(paths, command: "intake") { try finish(refused); return }
         let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
                                     metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
         try finish(Console(environment: env).intake(request, paths: paths, json: json))
@@ -100,12 +100,17 @@ extension Console {
     /// Exit: 0 printed; 1 no measurements for the station (with the close station names);
     /// 78 no database.
     public func intake(_ request: IntakeRequest, paths: Paths, json: Bool = false) -> ExitStatus {
-        guard FileManager.default.fileExists(atPath: paths.database.path) else {
+        guard paths.postgresURL != nil || FileManager.default.fileExists(atPath: paths.database.path) else {
             environment.errorOutput("error: no database at \(paths.database.path); run `feedline run` first.")
             return .configuration
         }
+        let store: any FeedlineStore
         do {
-            let store = try environment.openStore(paths, forWriting: false)  // a reader: never migrates or writes
+            store = try environment.openStore(paths, forWriting: false)  // a reader: never migrates or writes
+        } catch {
+            return databaseOpenFailure(error, paths: paths)
+        }
+        do {
             guard try store.hasStation(request.station) else {
                 environment.errorOutput("error: " + unknownStationMessage(request.station, paths: paths))
                 return .failure
@@ -139,8 +144,8 @@ extension Console {
     /// `no measurements for station 'X' in DB; did you mean `Y`? Known: …` (the stations that
     /// have measurements, closest first, as `report` lists them).
     func unknownStationMessage(_ station: String, paths: Paths) -> String {
-        var message = "no measurements for station '\(station)' in \(environment.displayPath(paths.database))"
-        guard let database = try? ReadOnlyDatabase(path: paths.database.path),
+        var message = "no measurements for station '\(station)' in \(paths.postgresURL == nil ? environment.displayPath(paths.database) : paths.databaseName)"
+        guard let database = try? environment.openReader(paths),
               let known = try? ReportReader(database: database).knownNames(of: .station(station)), !known.isEmpty else {
             return message + "."
         }

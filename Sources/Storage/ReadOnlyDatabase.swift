@@ -222,14 +222,6 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         value == value.rounded() && value < 1e15 ? "\(Int(value)) s" : "\(value) s"
     }
 
-    /// Runs one read-only statement and returns every row (for small results).
-    public func fetchAll(sql: String, parameters: [String: SQLValue] = [:]) throws -> (columns: [String], rows: [[SQLValue]]) {
-        var names: [String] = []
-        var rows: [[SQLValue]] = []
-        try run(sql: sql, parameters: parameters, columns: { names = $0 }, row: { rows.append($0) })
-        return (names, rows)
-    }
-
     // MARK: Internals
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T {

@@ -34,12 +34,13 @@ public struct RegionCount: Sendable, Equatable {
     public init(region: String, count: Int) { self.region = region; self.count = count }
 }
 
-/// The report's reads (also `intake`'s station suggestions), through the read-only connection:
-/// it never writes or migrates, and it is the only place the report's SQL lives.
+/// The report's reads (also `intake`'s station suggestions), through a read-only connection to
+/// either store: it never writes or migrates, and it is the only place the report's SQL lives
+/// (written to mean the same on SQLite and PostgreSQL).
 public struct ReportReader {
-    let database: ReadOnlyDatabase
+    let database: any SQLReading
 
-    public init(database: ReadOnlyDatabase) { self.database = database }
+    public init(database: any SQLReading) { self.database = database }
 
     /// Province of a measurement: its own `sido`, else the station's.
     static let provinceJoin = "FROM measurement m LEFT JOIN station s ON s.name = m.station_name"
@@ -102,7 +103,7 @@ public struct ReportReader {
         case .station(let name):
             let details = try database.fetchAll(sql: """
                 SELECT coalesce(s.sido, (SELECT max(sido) FROM measurement WHERE station_name = :name)), s.address, s.network
-                FROM (SELECT :name AS name) n LEFT JOIN station s ON s.name = n.name
+                FROM (SELECT CAST(:name AS TEXT) AS name) n LEFT JOIN station s ON s.name = n.name
                 """, parameters: ["name": .text(name)]).rows.first ?? []
             let parts = details.compactMap(\.text).filter { !$0.isEmpty }
             return parts.isEmpty ? "AirKorea station" : parts.joined(separator: " · ")

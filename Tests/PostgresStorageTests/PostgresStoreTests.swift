@@ -178,6 +178,48 @@ struct PostgresStoreTests {
         #expect(try TestServer.store(url).rows("SELECT count(*) FROM measurement WHERE station_name = '종로구'")[0][0] != .integer(0))
     }
 
+    @Test("report and intake read PostgreSQL exactly as they read SQLite: the same HTML, the same figures, the same suggestions")
+    func readersMatchSQLite() async throws {
+        let both = try BothStores("readers")
+        let (env, runs, sqlite, postgres, selection) = (both.env, both.runs, both.sqlite, both.postgres, both.selection)
+        defer { env.dir.remove() }
+        #expect(try await runs.run(selection, mode: .fixtures, paths: sqlite).exitStatus == .success)
+        #expect(try await runs.run(selection, mode: .fixtures, paths: postgres).exitStatus == .success)
+        let profile = WalkingProfile(activity: .moderate, metresPerHour: 3000, speed: 4.5, hours: [7, 8, 9, 18])
+
+        func report(_ subject: ReportSubject, _ paths: Paths, _ file: String, postings: Bool = false) throws -> (App.ExitStatus, String, String) {
+            env.out.clear(); env.err.clear()
+            let status = env.feedline.report(ReportRequest(subject: subject, days: 9, output: env.dir.path(file).path, profile: profile,
+                                                           force: true, makeDirectories: false, postings: postings), paths: paths)
+            let html = (try? String(contentsOf: env.dir.path(file), encoding: .utf8)) ?? ""
+            return (status, html, env.err.text.replacingOccurrences(of: paths.databaseName, with: "DB"))
+        }
+        for (subject, postings) in [(ReportSubject.station("종로구"), false), (.province("서울"), true)] {
+            let a = try report(subject, sqlite, "a.html", postings: postings), b = try report(subject, postgres, "b.html", postings: postings)
+            #expect(a.0 == .success && b.0 == .success, "\(subject): \(a.2) | \(b.2)")
+            #expect(a.1.count > 10_000 && a.1 == b.1, "\(subject): the reports differ")
+            #expect(a.2 == b.2, "\(subject)")
+            if postings { #expect(a.1.contains("서울"), "the postings panel names regions") }
+        }
+        // An unknown station: exit 1 on both, with the same known names.
+        let unknownA = try report(.station("없는곳"), sqlite, "c.html"), unknownB = try report(.station("없는곳"), postgres, "d.html")
+        #expect(unknownA.0 == .failure && unknownB.0 == .failure && unknownA.2 == unknownB.2 && unknownA.2.contains("Known: "), "\(unknownA.2) | \(unknownB.2)")
+
+        func intake(_ station: String, _ paths: Paths) -> (App.ExitStatus, String, String) {
+            env.out.clear(); env.err.clear()
+            let status = env.feedline.intake(IntakeRequest(station: station, date: LocalDate(iso: "2023-05-21")!, activity: .high,
+                                                           metresPerHour: 2000, speed: 5, hours: Array(6...20), legacy: false),
+                                             paths: paths, json: true)
+            return (status, env.out.text, env.err.text.replacingOccurrences(of: paths.databaseName, with: "DB")
+                        .replacingOccurrences(of: "feedline.sqlite", with: "DB"))
+        }
+        let intakeA = intake("종로구", sqlite), intakeB = intake("종로구", postgres)
+        #expect(intakeA.0 == .success && intakeA == intakeB, "\(intakeA) | \(intakeB)")
+        #expect(intakeA.1.contains("\"hours_with_data\":") && !intakeA.1.contains("\"ug\":null,\"hours_with_data\":0,\"hours_expected\":105"), "the week has data")
+        let suggestA = intake("종노구", sqlite), suggestB = intake("종노구", postgres)
+        #expect(suggestA.0 == .failure && suggestA == suggestB && suggestA.2.contains("did you mean `종로구`"), "\(suggestA) | \(suggestB)")
+    }
+
     @Test("one run lock per pipeline across hosts; a lock whose session died is free again")
     func runLocksAcrossHosts() throws {
         let url = try TestServer.database("locks")

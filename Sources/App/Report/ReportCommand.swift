@@ -86,7 +86,6 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
-        if let refused = Console(environment: env).sqliteOnly(paths, command: "report") { try finish(refused); return }
         let subject: ReportSubject = if let station { .station(station) } else { .province(province ?? "") }
         let request = ReportRequest(
             subject: subject, from: from.flatMap(LocalDate.init(iso:)), to: to.flatMap(LocalDate.init(iso:)), days: days, output: out,
@@ -153,8 +152,9 @@ extension Console {
     /// not write to; 78 no database.
     public func report(_ request: ReportRequest, paths: Paths) -> ExitStatus {
         let err = environment.errorOutput
-        let database: ReadOnlyDatabase
-        do { database = try ReadOnlyDatabase(path: paths.database.path) } catch {
+        let database: any SQLReading
+        do { database = try environment.openReader(paths) } catch {
+            if paths.postgresURL != nil { return databaseOpenFailure(error, paths: paths) }
             err("error: \(error)")
             return .configuration
         }
@@ -163,7 +163,7 @@ extension Console {
             guard let found = try source.newestDate(of: request.subject) else {
                 let known = try source.knownNames(of: request.subject)
                 let what = if case .station = request.subject { "station" } else { "province" }
-                err("error: no measurements for \(what) '\(request.subject.name)' in \(paths.database.path)."
+                err("error: no measurements for \(what) '\(request.subject.name)' in \(paths.databaseName)."
                     + (known.isEmpty ? "" : " Known: \(known.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."))
                 return .failure
             }
@@ -180,7 +180,7 @@ extension Console {
             let rows = try source.stationHours(of: request.subject, from: first.adding(days: -6), through: last)
             let postings = request.postings ? try source.postingsByRegion() : nil
             if request.postings && (postings ?? []).isEmpty {
-                err("note: --postings: no job postings are loaded in \(paths.database.path); the report has no postings panel.")
+                err("note: --postings: no job postings are loaded in \(paths.databaseName); the report has no postings panel.")
             }
             let model = ReportModel.build(subject: request.subject, subtitle: try source.subtitle(of: request.subject),
                                           first: first, last: last, rows: rows, profile: request.profile,
