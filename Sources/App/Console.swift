@@ -93,7 +93,8 @@ public struct Console: Sendable {
 
     /// `feedline run`: runs the named pipelines (all when `names` is empty) from fixtures or
     /// live through `PipelineRuns`, printing a line per run as it finishes and the totals.
-    public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false, slot: Date? = nil) async -> ExitStatus {
+    public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false,
+                    slot: PipelineRuns.ScheduledSlot? = nil) async -> ExitStatus {
         let runs = PipelineRuns(environment: environment)
         do throws(CommandRefusal) {
             let selection = try runs.select(names: names, paths: paths)
@@ -105,7 +106,7 @@ public struct Console: Sendable {
                 if !json { out(Self.summaryLine(report, nameWidth: nameWidth)) }
             }
             for locked in outcome.lockedOut { err("error: \(locked.reason)") }
-            for name in outcome.alreadyRun { out("\(name): already run for this slot (the ledger shows a run started since); nothing to do") }
+            for name in outcome.alreadyRun { out("\(name): already run for this slot (claimed by another scheduler, or a run started since); nothing to do") }
             if json { out(Self.json(outcome.reports)) } else if !outcome.reports.isEmpty {
                 Self.summaryFooter(outcome.reports, database: paths.databaseName).forEach(out)
             }

@@ -118,6 +118,10 @@ public protocol RunLockService: AnyObject, Sendable {
     func releaseRunLock(pipeline: String, holder: String) throws
     /// Every lock held now.
     func runLocks() throws -> [RunLockHolder]
+    /// Claims scheduled slot `slot` of `pipeline` in `mode` for a scheduler on `host`: true when
+    /// no scheduler (on any host) claimed it before, false when one did. One statement, so two
+    /// schedulers never both get true.
+    func claimSlot(pipeline: String, mode: RunMode, slot: Date, host: String, now: Date) throws -> Bool
 }
 
 /// What the commands read from the ledger and the data besides loading.

@@ -71,6 +71,13 @@ extension PostgresStore {
         }
     }
 
+    public func claimSlot(pipeline: String, mode: RunMode, slot: Date, host: String, now: Date) throws -> Bool {
+        try link.run("""
+            INSERT INTO schedule_slot (pipeline, mode, slot, host, claimed_at) VALUES ($1, $2, $3::timestamptz, $4, $5::timestamptz)
+            ON CONFLICT (pipeline, mode, slot) DO NOTHING RETURNING 1
+            """, [.text(pipeline), .text(mode.rawValue), .text(iso8601UTC(slot)), .text(host), .text(iso8601UTC(now))]).rows.count == 1
+    }
+
     /// The locks held now: `run_lock` rows whose advisory lock some session holds.
     public func runLocks() throws -> [RunLockHolder] {
         let held = Set(try link.run("""

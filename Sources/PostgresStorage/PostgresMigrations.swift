@@ -29,7 +29,21 @@ public enum PostgresMigrations {
         PostgresMigration("pg-v1-ledger", sql: ledgerSQL),
         PostgresMigration("pg-v1-air-quality", sql: airQualitySQL),
         PostgresMigration("pg-v1-careers", sql: careersSQL),
+        PostgresMigration("pg-v2-schedule-slots", sql: scheduleSlotsSQL),
     ]
+
+    /// Scheduled slots claimed by the scheduler that runs them (SQLite v11): one row per
+    /// pipeline, mode and fire time, so schedulers on several hosts run each slot once.
+    static let scheduleSlotsSQL = """
+    CREATE TABLE schedule_slot (
+        pipeline        text NOT NULL,
+        mode            text NOT NULL CHECK (mode IN ('live', 'fixtures', 'replay')),
+        slot            timestamptz NOT NULL,   -- the fire time
+        host            text NOT NULL,          -- the scheduler's host that claimed it
+        claimed_at      timestamptz NOT NULL,
+        PRIMARY KEY (pipeline, mode, slot)
+    );
+    """
 
     /// The run ledger, the payload archive index, diagnostics, bookmarks, run locks, API call
     /// counts and check results (SQLite v1, v4, v6, v8, v10), with the run views (v5).

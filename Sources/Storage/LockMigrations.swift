@@ -12,4 +12,19 @@ extension FeedlineMigrations {
         heartbeat_at    TEXT NOT NULL           -- refreshed while the run goes on
     );
     """
+
+    /// Scheduled slots, claimed by the scheduler that runs them: one row per pipeline, mode and
+    /// fire time, inserted with ON CONFLICT DO NOTHING after the run lock is taken, so
+    /// schedulers on several hosts sharing the database run each slot once — also when one
+    /// catches up on several slots of a pipeline at once.
+    static let scheduleSlotsV11 = """
+    CREATE TABLE schedule_slot (
+        pipeline        TEXT NOT NULL,
+        mode            TEXT NOT NULL CHECK (mode IN ('live', 'fixtures', 'replay')),
+        slot            TEXT NOT NULL,          -- the fire time, UTC ISO-8601
+        host            TEXT NOT NULL,          -- the scheduler's host that claimed it
+        claimed_at      TEXT NOT NULL,          -- UTC ISO-8601
+        PRIMARY KEY (pipeline, mode, slot)
+    );
+    """
 }

@@ -35,6 +35,7 @@ enum FeedlineMigrations {
         migrator.registerMigration("v8-run-abandoned-host-pid") { db in try RunLedgerMigration.migrate(db) }
         migrator.registerMigration("v9-province-reference") { db in try ProvinceMigration.migrate(db) }
         migrator.registerMigration("v10-check-results") { db in try db.execute(sql: checksV10) }
+        migrator.registerMigration("v11-schedule-slots") { db in try db.execute(sql: scheduleSlotsV11) }
         return migrator
     }
 

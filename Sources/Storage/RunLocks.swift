@@ -60,6 +60,16 @@ extension SQLiteStore {
         }
     }
 
+    public func claimSlot(pipeline: String, mode: RunMode, slot: Date, host: String, now: Date) throws -> Bool {
+        try reportingBusy { try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO schedule_slot (pipeline, mode, slot, host, claimed_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (pipeline, mode, slot) DO NOTHING
+                """, arguments: [pipeline, mode.rawValue, iso8601UTC(slot), host, iso8601UTC(now)])
+            return db.changesCount == 1
+        } }
+    }
+
     /// Every lock currently recorded, by pipeline.
     public func runLocks() throws -> [RunLockHolder] {
         try pool.read { db in

@@ -553,6 +553,13 @@ extension SchemaDictionary {
             ColumnEntry("acquired_at", "Taken, UTC ISO-8601"),
             ColumnEntry("heartbeat_at", "Last refreshed, UTC ISO-8601 (a lock silent for 15 minutes is taken over)"),
         ]),
+        RelationEntry("schedule_slot", "Scheduled fire times already claimed by a scheduler (each slot runs once, whichever host gets it)", internal: true, [
+            ColumnEntry("pipeline", "Pipeline name"),
+            ColumnEntry("mode", "live or fixtures (the scheduler's mode)"),
+            ColumnEntry("slot", "The fire time, UTC ISO-8601"),
+            ColumnEntry("host", "Host of the scheduler that claimed it"),
+            ColumnEntry("claimed_at", "When it was claimed, UTC ISO-8601"),
+        ]),
         RelationEntry("api_call", "API calls per feed API, key and KST day, for the daily quota", internal: true, [
             ColumnEntry("source", "Feed, e.g. airkorea"),
             ColumnEntry("api", "The API (service) counted, e.g. ArpltnInforInqireSvc"),

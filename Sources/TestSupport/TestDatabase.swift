@@ -95,9 +95,9 @@ public struct TestDatabase: Sendable {
     }
 
     /// Tables that record *that* something ran rather than data: the ledger, its diagnostics,
-    /// quota counters (a failed run's calls did happen and count), run locks, each store's
+    /// quota counters (a failed run's calls did happen and count), run locks, claimed schedule slots, each store's
     /// migration bookkeeping.
-    public static let bookkeeping: Set<String> = ["run", "diagnostic", "api_call", "run_lock", "grdb_migrations", "sqlite_sequence", "feedline_migration"]
+    public static let bookkeeping: Set<String> = ["run", "diagnostic", "api_call", "run_lock", "schedule_slot", "grdb_migrations", "sqlite_sequence", "feedline_migration"]
 
     /// Every table's rows as text, tables by name and rows sorted, for before/after comparisons
     /// on one store.

@@ -109,9 +109,10 @@ struct ScheduleLoopTests {
         #expect(env.out.text.contains("stopped on SIGTERM (simulated, mid-run) after 1 run."))
     }
 
-    @Test("a scheduled run whose pipeline is locked by a live process is skipped with exit 75, and the loop goes on")
+    @Test("a scheduled run whose pipeline stays locked by a live process past the lock wait is skipped with exit 75, and the loop goes on")
     func lockedPipelineIsSkipped() async throws {
-        let env = try TestEnvironment()
+        var env = try TestEnvironment()
+        env.variables["FEEDLINE_SCHEDULE_LOCK_WAIT_MS"] = "500"
         defer { env.dir.remove() }
         let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", stations: "30 * * * *")
         let store = try SQLiteStore(path: env.database.path, schema: .feedline)
@@ -126,6 +127,79 @@ struct ScheduleLoopTests {
         #expect(try env.rows("SELECT pipeline FROM run") == [["sched-stations"]])
         #expect(env.err.text.contains("error: pipeline sched-seoul is already running (pid \(me.pid) since 2024-03-06T05:58:30Z); try again later."))
         #expect(env.logs.text.contains("run.exit_status=75"))
+        #expect(env.logs.text.contains("waiting for the run lock of the scheduled slot"))
+    }
+
+    /// Holds each arriving thread until `count` have arrived (or `timeout` passed).
+    final class Barrier: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var arrived = 0
+        private let count: Int
+        init(_ count: Int) { self.count = count }
+        /// Whether everyone arrived in time.
+        var completed: Bool { condition.withLock { arrived >= count } }
+        func arrive(timeout: TimeInterval = 20) {
+            condition.withLock {
+                arrived += 1
+                condition.broadcast()
+                let deadline = Date().addingTimeInterval(timeout)
+                while arrived < count && condition.wait(until: deadline) {}
+            }
+        }
+    }
+
+    @Test("two hosts' schedulers catching up on the same missed slots run each slot exactly once, none lost", arguments: TestStore.all)
+    func twoHostsCatchUpEachSlotOnce(store: TestStore) async throws {
+        let env = try TestEnvironment(store: store)
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", seoulCatchUp: "latest", stations: "0 * * * *", stationsCatchUp: "all")
+        let paths = env.paths(pipelines: pipelines)
+        let clock = FakeClock(instant("2024-03-06T03:00:05Z"))
+        #expect(await Console(environment: env.environment(clock: clock)).run(names: ["sched-seoul", "sched-stations"], source: .fixtures, paths: paths) == .success)
+
+        // Both come back at 06:10: stations (catch_up: all) has 04:00, 05:00 and 06:00 due, seoul
+        // (latest) 06:00. Each scheduler holds its first run until the other has read the ledger
+        // and reached its first run too, so both try every slot.
+        clock.set(instant("2024-03-06T06:10:00Z"))
+        let barrier = Barrier(2)
+        func host(_ name: String) -> Console {
+            let first = FirstTime()
+            var e = env.environment(clock: clock) { line in
+                if line.contains("running scheduled pipeline"), first.take() { barrier.arrive() }
+            }
+            e.variables["FEEDLINE_SCHEDULE_LOCK_WAIT_MS"] = "60000"
+            e.runLocks = RunLockSettings(host: name, pid: getpid(), isProcessAlive: { _ in true })
+            return Console(environment: e)
+        }
+        let a = host("host-a"), b = host("host-b")
+        let stopAt = instant("2024-03-06T06:30:00Z")
+        async let statusA = onOwnThread {
+            await a.schedule(names: [], source: .fixtures, paths: paths, sleeper: FakeSleeper(clock: clock, stopAt: stopAt).sleeper, stop: StopSignal())
+        }
+        async let statusB = onOwnThread {
+            await b.schedule(names: [], source: .fixtures, paths: paths, sleeper: FakeSleeper(clock: clock, stopAt: stopAt).sleeper, stop: StopSignal())
+        }
+        #expect(try await statusA == .success)
+        #expect(try await statusB == .success)
+        #expect(barrier.completed, "both schedulers read the ledger before either ran: the race was exercised")
+
+        // Every due slot claimed once and run once, all succeeded.
+        #expect(try env.rows("SELECT pipeline, slot FROM schedule_slot ORDER BY pipeline, slot") == [
+            ["sched-seoul", "2024-03-06T06:00:00Z"],
+            ["sched-stations", "2024-03-06T04:00:00Z"], ["sched-stations", "2024-03-06T05:00:00Z"], ["sched-stations", "2024-03-06T06:00:00Z"],
+        ])
+        #expect(try env.count("SELECT count(*) FROM run WHERE pipeline = 'sched-stations' AND started_at > '2024-03-06T04:00:00Z'") == 3)
+        #expect(try env.count("SELECT count(*) FROM run WHERE pipeline = 'sched-seoul' AND started_at > '2024-03-06T04:00:00Z'") == 1)
+        #expect(try env.count("SELECT count(*) FROM run WHERE status <> 'succeeded'") == 0)
+        #expect(try env.count("SELECT count(*) FROM run_lock") == 0)
+        #expect(env.out.text.contains("already run for this slot"), "the slower host found the slots claimed")
+    }
+
+    /// True the first time only.
+    final class FirstTime: @unchecked Sendable {
+        private let lock = NSLock()
+        private var taken = false
+        func take() -> Bool { lock.withLock { defer { taken = true }; return !taken } }
     }
 
     @Test("SIGUSR2 through a DispatchSource signal source becomes a stop request, without killing the process")

@@ -68,27 +68,9 @@ extension TestEnvironment {
             """)
     }
 
-    func rows(_ sql: String) throws -> [[String]] {
-        let queue = try DatabaseQueue(path: database.path)
-        return try queue.read { db in
-            try Row.fetchAll(db, sql: sql).map { row in
-                row.databaseValues.map { value -> String in
-                    switch value.storage {
-                    case .null: return "NULL"
-                    case .int64(let i): return String(i)
-                    case .double(let d): return String(d)
-                    case .string(let s): return s
-                    case .blob(let b): return "<\(b.count) bytes>"
-                    }
-                }
-            }
-        }
-    }
+    func rows(_ sql: String) throws -> [[String]] { try db.rows(sql) }
 
-    func count(_ sql: String) throws -> Int {
-        let queue = try DatabaseQueue(path: database.path)
-        return try queue.read { try Int.fetchOne($0, sql: sql) ?? -1 }
-    }
+    func count(_ sql: String) throws -> Int { try db.integer(sql) }
 }
 
 /// `2024-03-06T06:00:00Z` → Date.

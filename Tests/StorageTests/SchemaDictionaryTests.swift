@@ -44,9 +44,9 @@ import TestSupport
         #expect(Set(SchemaDictionary.relations.map(\.name)).count == SchemaDictionary.relations.count)
     }
 
-    @Test func migrationsLocksBookmarksAndQuotaCountersAreMarkedInternal() {
+    @Test func migrationsLocksBookmarksQuotaCountersAndSlotsAreMarkedInternal() {
         let internalNames = SchemaDictionary.relations.filter(\.isInternal).map(\.name)
-        #expect(Set(internalNames) == ["grdb_migrations", "run_lock", "bookmark", "api_call"])
+        #expect(Set(internalNames) == ["grdb_migrations", "run_lock", "bookmark", "api_call", "schedule_slot"])
     }
 
     /// Grades and indices say their scale and whose they are; AirKorea's and feedline's are

@@ -228,6 +228,9 @@ enum ManPage {
     .B FEEDLINE_PROGRESS
     Set to 0 to turn off the progress line shown when standard error is a terminal.
     .TP
+    .B FEEDLINE_SCHEDULE_LOCK_WAIT_MS
+    How long feedline schedule waits for a pipeline's run lock before giving up a slot it claimed (default 600000): another host may be running an earlier slot.
+    .TP
     .B FEEDLINE_BUSY_TIMEOUT_MS
     How long to wait for another process's lock on the database before exiting 75 (default 10000).
     .SH FILES

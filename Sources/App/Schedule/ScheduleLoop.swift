@@ -144,6 +144,11 @@ extension Console {
     public func schedule(names: [String], source: RunMode, paths: Paths, sleeper: Sleeper, stop: StopSignal,
                          maximumCatchUp: Int = 100) async -> ExitStatus {
         guard let pipelines = scheduledPipelines(names: names, paths: paths) else { return .configuration }
+        let lockWait: TimeInterval
+        do { lockWait = try Self.scheduleLockWait(environment.variables) } catch {
+            environment.errorOutput("error: \(error)")
+            return .configuration
+        }
         let ledgerMode: RunMode = source == .live ? .live : .fixtures
         let lastStarts: [String: Date]
         do {
@@ -167,10 +172,10 @@ extension Console {
         while !stop.isRequested {
             switch core.decide(now: clock()) {
             case .run(let due):
-                // A pipeline's one due slot is run only if no run of it started since (another host's
-                // scheduler sharing the database may have run it). Several slots of one pipeline
-                // (`catch_up: all` after downtime) are run as they come: each starts after the
-                // slots it follows, so the ledger cannot tell them apart.
+                // Each slot is claimed in the database before it runs, so schedulers on several
+                // hosts sharing it run each slot once. A pipeline's only due slot is also skipped
+                // when a run of it started since (by hand, from cron); of several slots caught up
+                // at once (`catch_up: all` after downtime) each runs unless already claimed.
                 let slotsPerPipeline = Dictionary(due.map { ($0.pipeline, 1) }, uniquingKeysWith: +)
                 for item in due {
                     if stop.isRequested { break }
@@ -179,7 +184,8 @@ extension Console {
                     if item.truncated { metadata["schedule.catch_up_truncated"] = "true" }
                     logger.notice("running scheduled pipeline", metadata: metadata)
                     let status = await run(names: [item.pipeline], source: source, paths: paths,
-                                           slot: slotsPerPipeline[item.pipeline] == 1 ? item.slot : nil)
+                                           slot: .init(at: item.slot, coveredByLaterRuns: slotsPerPipeline[item.pipeline] == 1,
+                                                       lockWait: lockWait, isStopping: { stop.isRequested }))
                     runs += 1
                     if status != .success {
                         logger.warning("scheduled run did not succeed", metadata: metadata.merging(["run.exit_status": "\(status.rawValue)"]) { _, b in b })
@@ -195,6 +201,16 @@ extension Console {
         }
         environment.output("feedline schedule: stopped on \(stop.requestedBy ?? "request") after \(runs) run\(runs == 1 ? "" : "s").")
         return .success
+    }
+
+    /// `FEEDLINE_SCHEDULE_LOCK_WAIT_MS`: how long a claimed slot waits for its pipeline's run
+    /// lock (default 10 minutes).
+    static func scheduleLockWait(_ variables: [String: String]) throws -> TimeInterval {
+        guard let raw = variables["FEEDLINE_SCHEDULE_LOCK_WAIT_MS"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return 600 }
+        guard let ms = Int(raw), (0...86_400_000).contains(ms) else {
+            throw RetryConfigurationError(message: "FEEDLINE_SCHEDULE_LOCK_WAIT_MS must be a whole number in 0…86400000, not '\(raw)'.")
+        }
+        return Double(ms) / 1000
     }
 
     /// The pipelines to schedule, each with its parsed schedule; nil (after printing why) when

@@ -32,14 +32,36 @@ public struct PipelineRuns: Sendable {
         public var skipped: [PipelineCatalog.Problem]
     }
 
+    /// A scheduler's fire time for a run.
+    public struct ScheduledSlot: Sendable {
+        /// The fire time.
+        public var at: Date
+        /// Whether any run started since `at` (by hand, from cron) counts as this slot's run:
+        /// true when the slot is its pipeline's only due one. Of several slots caught up at
+        /// once, each is run unless a scheduler already claimed it.
+        public var coveredByLaterRuns: Bool
+        /// How long a claimed slot waits for its pipeline's run lock (held by another host's
+        /// scheduler running an earlier slot, or by a run started by hand) before giving up.
+        public var lockWait: TimeInterval
+        /// Ends the wait early (a stop was requested).
+        public var isStopping: @Sendable () -> Bool
+
+        public init(at: Date, coveredByLaterRuns: Bool = true, lockWait: TimeInterval = 0, isStopping: @escaping @Sendable () -> Bool = { false }) {
+            self.at = at
+            self.coveredByLaterRuns = coveredByLaterRuns
+            self.lockWait = lockWait
+            self.isStopping = isStopping
+        }
+    }
+
     /// What a run of several pipelines did.
     public struct Outcome: Sendable {
         public var reports: [RunReport]
         /// Pipelines not run because another run held their lock, with the reason.
         public var lockedOut: [(pipeline: String, reason: String)]
         public var skipped: [PipelineCatalog.Problem]
-        /// Pipelines not run because a run of theirs started at or after the scheduled slot
-        /// (another host's scheduler ran it): read from the ledger under the run lock.
+        /// Pipelines not run because their scheduled slot was already run: another scheduler
+        /// (on any host) claimed it, or a run started since it. Decided under the run lock.
         public var alreadyRun: [String] = []
 
         /// 0 all ran and succeeded; 3 some did not (or files were skipped); 75 every run was
@@ -49,6 +71,22 @@ public struct PipelineRuns: Sendable {
             let status = Console.status(reports)
             return !skipped.isEmpty && status == .success ? .partial : status
         }
+    }
+
+    /// The pipeline's run lock; for a scheduled slot, waited for (polling every 200 ms, up to
+    /// `slot.lockWait`, until a stop is requested) while another run holds it.
+    func acquireRunLock(_ pipeline: String, store: any FeedlineStore, slot: ScheduledSlot?) async -> Result<HeldRunLock, RunLockRefusal> {
+        var result = environment.acquireRunLock(pipeline, store: store)
+        guard let slot, case .failure(let refusal) = result, slot.lockWait > 0 else { return result }
+        environment.logger.notice("waiting for the run lock of the scheduled slot", metadata: [
+            "lock.pipeline": "\(pipeline)", "schedule.slot": "\(iso8601UTC(slot.at))", "lock.refusal": "\(refusal.message)",
+        ])
+        let deadline = Date().addingTimeInterval(slot.lockWait)
+        while case .failure = result, Date() < deadline, !slot.isStopping() {
+            try? await Task.sleep(nanoseconds: 200_000_000)
+            result = environment.acquireRunLock(pipeline, store: store)
+        }
+        return result
     }
 
     /// The named pipelines (all when `names` is empty) from the pipelines directory.
@@ -76,10 +114,13 @@ public struct PipelineRuns: Sendable {
     /// A live run checks its keys and today's quotas first, and refuses (before anything is
     /// fetched or written) when a key is missing or the first pages would not fit.
     ///
-    /// `slot`, for the scheduler: a pipeline whose ledger shows a run (of this mode) started at
-    /// or after that time is not run again — checked after taking its run lock, so schedulers on
-    /// several hosts sharing one database run each slot once.
-    public func run(_ selection: Selection, mode: RunMode, paths: Paths, names: [String] = [], slot: Date? = nil,
+    /// `slot`, for the scheduler: the slot is claimed in the database first (`schedule_slot`,
+    /// one statement); a slot another scheduler claimed is not run again. A claimed slot waits
+    /// (up to `lockWait`) for its pipeline's run lock, so a slot is never lost to another host
+    /// running an earlier one; under the lock, a pipeline's only due slot is still skipped when
+    /// a run of this mode started since it. So schedulers on several hosts sharing one database
+    /// run each slot once, also when they catch up on several slots together.
+    public func run(_ selection: Selection, mode: RunMode, paths: Paths, names: [String] = [], slot: ScheduledSlot? = nil,
                     each: @Sendable (RunReport) -> Void = { _ in }) async throws(CommandRefusal) -> Outcome {
         guard mode != .replay else {
             throw CommandRefusal(.usage, error: "pipelines run from their fixtures or live; to load saved payloads use `feedline replay PATH…`.")
@@ -113,14 +154,26 @@ public struct PipelineRuns: Sendable {
 
         var outcome = Outcome(reports: [], lockedOut: [], skipped: selection.skipped)
         for pipeline in pipelines {
+            if let slot {
+                do {
+                    guard try store.claimSlot(pipeline: pipeline.name, mode: mode, slot: slot.at, host: environment.runLocks.host,
+                                              now: environment.clock()) else {
+                        outcome.alreadyRun.append(pipeline.name)
+                        continue
+                    }
+                } catch {
+                    outcome.lockedOut.append((pipeline.name, "cannot claim the scheduled slot \(iso8601UTC(slot.at)) of pipeline \(pipeline.name) in \(store.location): \(error)"))
+                    continue
+                }
+            }
             // One run of a pipeline per database at a time (Schedule/RunLocking.swift).
             let lock: HeldRunLock
-            switch environment.acquireRunLock(pipeline.name, store: store) {
+            switch await acquireRunLock(pipeline.name, store: store, slot: slot) {
             case .success(let held): lock = held
             case .failure(let refusal): outcome.lockedOut.append((pipeline.name, refusal.message)); continue
             }
             defer { lock.release() }
-            if let slot, let last = try? store.lastRunStarts(mode: mode)[pipeline.name], last >= slot {
+            if let slot, slot.coveredByLaterRuns, let last = try? store.lastRunStarts(mode: mode)[pipeline.name], last >= slot.at {
                 outcome.alreadyRun.append(pipeline.name)
                 continue
             }
