@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A loopback stand-in for AirKorea's paged realtime endpoint, for the live-path lane of scripts/bench.
 
-usage: serve_pages.py ARCHIVE_DIR PORT_FILE
+usage: serve_pages.py ARCHIVE_DIR PORT_FILE [REQUEST_LOG]
 
 Serves the .xml/.json pages of ARCHIVE_DIR (in name order, as gen_airkorea.py numbers them) on
 127.0.0.1 at a free port, which it writes to PORT_FILE once it listens: any GET with `pageNo=N`
 answers with the N-th page's bytes, unchanged; a page number past the last answers with an empty
 page (no items), as the API does. The query's other parameters (the key, numOfRows …) are ignored.
-Runs until killed (SIGTERM). Logs nothing.
+Runs until killed (SIGTERM). Logs nothing, unless REQUEST_LOG is given: then each request's path
+(without its query, so no key) is appended to that file, one line per request answered.
 """
 import http.server
 import os
@@ -16,10 +17,11 @@ import urllib.parse
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
     directory, port_file = argv[1], argv[2]
+    request_log = open(argv[3], "a", buffering=1) if len(argv) == 4 else None
     pages = sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith((".xml", ".json")))
     if not pages:
         print(f"error: no .xml or .json pages in {directory}", file=sys.stderr)
@@ -53,6 +55,8 @@ def main(argv):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            if request_log:
+                request_log.write(urllib.parse.urlsplit(self.path).path + "\n")
 
         def log_message(self, *args):
             pass

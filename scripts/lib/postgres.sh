@@ -119,7 +119,7 @@ pg_start_throwaway() {
     _pg_run "$PG_BIN/initdb" -D "$_pg_dir/data" -A trust -U feedline -E UTF8 --locale=C >"$_pg_dir/initdb.log" 2>&1 || {
         echo "error: initdb failed:" >&2; tail -20 "$_pg_dir/initdb.log" >&2; return 1
     }
-    local opts="-c listen_addresses=127.0.0.1 -k $_pg_dir -c max_connections=50"
+    local opts="-c listen_addresses=127.0.0.1 -k $_pg_dir -c max_connections=250"
     [ "$fast" = 1 ] && opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     local attempt started=0
     for attempt in 1 2 3 4 5; do
