@@ -63,18 +63,23 @@ struct ScheduleLoopTests {
         #expect(env.out.text.contains("stopped on SIGTERM (simulated) after 6 runs."))
     }
 
-    @Test("after downtime it catches up from the ledger: latest runs once, all runs each missed slot")
-    func catchesUpFromTheLedger() async throws {
-        let env = try TestEnvironment()
-        defer { env.dir.remove() }
+    /// Two hourly pipelines (seoul `catch_up: latest`, stations `all`) that last ran at 03:00 (a
+    /// plain `feedline run`, same ledger), with the clock moved to 06:10: 04:00, 05:00 and 06:00
+    /// were missed.
+    static func afterDowntime(store: TestStore) async throws -> (TestEnvironment, Paths, FakeClock) {
+        let env = try TestEnvironment(store: store)
         let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", seoulCatchUp: "latest", stations: "0 * * * *", stationsCatchUp: "all")
         let paths = env.paths(pipelines: pipelines)
-        // Both last ran at 03:00 (a plain `feedline run`, same ledger).
         let clock = FakeClock(instant("2024-03-06T03:00:05Z"))
         #expect(await Console(environment: env.environment(clock: clock)).run(names: ["sched-seoul", "sched-stations"], source: .fixtures, paths: paths) == .success)
-
-        // The scheduler comes back at 06:10: 04:00, 05:00 and 06:00 were missed.
         clock.set(instant("2024-03-06T06:10:00Z"))
+        return (env, paths, clock)
+    }
+
+    @Test("after downtime it catches up from the ledger: latest runs once, all runs each missed slot")
+    func catchesUpFromTheLedger() async throws {
+        let (env, paths, clock) = try await Self.afterDowntime(store: .sqlite)
+        defer { env.dir.remove() }
         let sleeper = FakeSleeper(clock: clock, stopAt: instant("2024-03-06T06:30:00Z"))
         let status = await Console(environment: env.environment(clock: clock))
             .schedule(names: [], source: .fixtures, paths: paths, sleeper: sleeper.sleeper, stop: StopSignal())
@@ -150,17 +155,11 @@ struct ScheduleLoopTests {
 
     @Test("two hosts' schedulers catching up on the same missed slots run each slot exactly once, none lost", arguments: TestStore.all)
     func twoHostsCatchUpEachSlotOnce(store: TestStore) async throws {
-        let env = try TestEnvironment(store: store)
+        let (env, paths, clock) = try await Self.afterDowntime(store: store)
         defer { env.dir.remove() }
-        let pipelines = try env.writeScheduledPipelines(seoul: "0 * * * *", seoulCatchUp: "latest", stations: "0 * * * *", stationsCatchUp: "all")
-        let paths = env.paths(pipelines: pipelines)
-        let clock = FakeClock(instant("2024-03-06T03:00:05Z"))
-        #expect(await Console(environment: env.environment(clock: clock)).run(names: ["sched-seoul", "sched-stations"], source: .fixtures, paths: paths) == .success)
-
-        // Both come back at 06:10: stations (catch_up: all) has 04:00, 05:00 and 06:00 due, seoul
-        // (latest) 06:00. Each scheduler holds its first run until the other has read the ledger
+        // Both schedulers come back at 06:10: stations (catch_up: all) has 04:00, 05:00 and 06:00
+        // due, seoul (latest) 06:00. Each holds its first run until the other has read the ledger
         // and reached its first run too, so both try every slot.
-        clock.set(instant("2024-03-06T06:10:00Z"))
         let barrier = Barrier(2)
         func host(_ name: String) -> Console {
             let first = FirstTime()
