@@ -14,9 +14,9 @@ extension FeedlineMigrations {
     """
 
     /// Scheduled slots, claimed by the scheduler that runs them: one row per pipeline, mode and
-    /// fire time, inserted with ON CONFLICT DO NOTHING after the run lock is taken, so
-    /// schedulers on several hosts sharing the database run each slot once — also when one
-    /// catches up on several slots of a pipeline at once.
+    /// fire time, inserted with ON CONFLICT DO NOTHING before the run lock is taken (the
+    /// claimant then waits for the lock), so schedulers on several hosts sharing the database
+    /// run each slot once — also when they catch up on several slots of a pipeline together.
     static let scheduleSlotsV11 = """
     CREATE TABLE schedule_slot (
         pipeline        TEXT NOT NULL,

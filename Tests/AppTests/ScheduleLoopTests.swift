@@ -135,6 +135,23 @@ struct ScheduleLoopTests {
         #expect(env.logs.text.contains("waiting for the run lock of the scheduled slot"))
     }
 
+    @Test("a lock wait that is not a whole number of milliseconds in range stops the scheduler before anything runs, exit 78")
+    func badLockWaitIsAConfigurationError() async throws {
+        for bad in ["soon", "-1", "86400001", "1.5"] {
+            var env = try TestEnvironment()
+            defer { env.dir.remove() }
+            env.variables["FEEDLINE_SCHEDULE_LOCK_WAIT_MS"] = bad
+            let pipelines = try env.writeScheduledPipelines()
+            let clock = FakeClock(instant("2024-03-06T06:29:50Z"))
+            let status = await Console(environment: env.environment(clock: clock)).schedule(
+                names: [], source: .fixtures, paths: env.paths(pipelines: pipelines),
+                sleeper: FakeSleeper(clock: clock, stopAt: instant("2024-03-06T07:00:00Z")).sleeper, stop: StopSignal())
+            #expect(status == .configuration, "\(bad)")
+            #expect(env.err.text.contains("FEEDLINE_SCHEDULE_LOCK_WAIT_MS must be a whole number in 0…86400000, not '\(bad)'"), "\(env.err.text)")
+            #expect(!FileManager.default.fileExists(atPath: env.database.path), "nothing was opened or run")
+        }
+    }
+
     /// Holds each arriving thread until `count` have arrived (or `timeout` passed).
     final class Barrier: @unchecked Sendable {
         private let condition = NSCondition()

@@ -61,7 +61,8 @@ public struct PipelineRuns: Sendable {
         public var lockedOut: [(pipeline: String, reason: String)]
         public var skipped: [PipelineCatalog.Problem]
         /// Pipelines not run because their scheduled slot was already run: another scheduler
-        /// (on any host) claimed it, or a run started since it. Decided under the run lock.
+        /// (on any host) claimed it first, or — for a pipeline's only due slot — a run started
+        /// since it (read under the run lock).
         public var alreadyRun: [String] = []
 
         /// 0 all ran and succeeded; 3 some did not (or files were skipped); 75 every run was
