@@ -71,13 +71,22 @@ public struct PayloadArchive: Sendable {
     }
 
     /// A payload for a file already on disk (fixture or replay), hashing it in chunks.
+    /// With `hashes`, a file whose identity is unchanged since an earlier replay hashed it is not
+    /// read at all (its remembered hash is used), and a file hashed here is remembered.
     public static func payload(forFile file: URL, request: FeedRequest?, source: String?, operation: String?,
-                               format: PayloadFormat?, fetchedAt: Date) throws -> RawPayload {
+                               format: PayloadFormat?, fetchedAt: Date, hashes: FileHashCache? = nil) throws -> RawPayload {
         let fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw FeedError(.malformed, .terminal, "Cannot open the file.", context: file.path)
         }
         defer { close(fd) }
+        var before = stat()
+        let identity = hashes != nil && fstat(fd, &before) == 0 ? FileHashCache.Identity(before) : nil
+        if let hashes, let identity, let format, let known = hashes.sha256(of: file, identity: identity) {
+            return RawPayload(file: file, request: request, source: source, operation: operation, format: format,
+                              fetchedAt: fetchedAt, sha256: known, byteCount: Int(identity.size))
+        }
+        let hashedAt = FileHashCache.now()
         // One buffer, reused for every read: a fresh `Data` per chunk costs a page fault per 4 KiB,
         // which was most of the time of re-checking an already loaded archive. 64 KiB with the
         // default alignment is an ordinary heap block that the next file reuses: a larger block
@@ -104,8 +113,13 @@ public struct PayloadArchive: Sendable {
         guard let detected = format ?? sniffFormat(head) ?? formatFromExtension(file) else {
             throw FeedError(.unrecognised, .terminal, "Neither XML nor JSON.", context: file.path)
         }
+        let sha256 = hasher.hexDigest()
+        var after = stat()
+        if let hashes, let identity, fstat(fd, &after) == 0, FileHashCache.Identity(after) == identity, Int(identity.size) == size {
+            hashes.remember(file, identity: identity, sha256: sha256, hashedAt: hashedAt)
+        }
         return RawPayload(file: file, request: request, source: source, operation: operation, format: detected,
-                          fetchedAt: fetchedAt, sha256: hasher.hexDigest(), byteCount: size)
+                          fetchedAt: fetchedAt, sha256: sha256, byteCount: size)
     }
 
     static func formatFromExtension(_ file: URL) -> PayloadFormat? {

@@ -259,12 +259,14 @@ public struct PipelineRuns: Sendable {
             throw CommandRefusal(.configuration, notes + ["error: no .xml or .json payload files found in \(inputs.joined(separator: ", "))."])
         }
 
-        // Staging reads and hashes every file; spread over the cores, it is most of the time of
-        // re-running an archive that is already loaded.
+        // Staging reads and hashes every file, spread over the cores; a file unchanged since an
+        // earlier replay hashed it is not read again (`FileHashCache`; `--force` hashes all).
         let environment = environment
+        let hashes = force ? nil : FileHashCache.standard(variables: environment.variables)
         let results = Console.concurrentMap(files) { file in
-            Result { try environment.stageReplay(file, sourceHint: sourceHint, parameters: parameters) }
+            Result { try environment.stageReplay(file, sourceHint: sourceHint, parameters: parameters, hashes: hashes) }
         }
+        hashes?.save()
         var staged: [StagedPayload] = []
         for (file, result) in zip(files, results) {
             switch result {

@@ -29,14 +29,15 @@ extension AppEnvironment {
     }
 
     /// Works out feed and operation of one file: sidecar metadata, else `--source`, else shape.
-    func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String]) throws -> StagedPayload {
+    /// With `hashes`, a file unchanged since an earlier replay is not read again (see `FileHashCache`).
+    func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String], hashes: FileHashCache? = nil) throws -> StagedPayload {
         let head = try ReplayFile.head(of: file.path, count: 4096)
         guard let format = PayloadArchive.sniffFormat(head) else {
             throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
         }
         if let meta = PayloadArchive.metadata(for: file), let feed = feeds.first(where: { $0.source == meta.source }) {
             let payload = try PayloadArchive.payload(forFile: file, request: meta.request, source: meta.source, operation: meta.operation,
-                                                     format: format, fetchedAt: Console.parseISO(meta.fetchedAt) ?? clock())
+                                                     format: format, fetchedAt: Console.parseISO(meta.fetchedAt) ?? clock(), hashes: hashes)
             return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: meta.request, fallbackParameters: parameters),
                                  archivePath: file.path)
         }
@@ -44,7 +45,7 @@ extension AppEnvironment {
         for feed in candidates {
             if let operation = feed.recognise(head: head, format: format) {
                 let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
-                                                         format: format, fetchedAt: clock())
+                                                         format: format, fetchedAt: clock(), hashes: hashes)
                 return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: nil, fallbackParameters: parameters),
                                      archivePath: file.path)
             }
