@@ -120,30 +120,32 @@ struct AirKoreaRecognition {
 
     private func contains(_ needle: String) -> Bool { find(needle, from: text.startIndex) != nil }
 
-    /// The first occurrence of `needle` at or after `start`, compared as UTF-8 bytes (a plain
-    /// byte search: Foundation's `range(of:)` converts to UTF-16 and costs more than the rest of
-    /// a replayed file's staging).
+    /// The first occurrence of `needle` at or after `start`, compared as UTF-8 bytes with the C
+    /// library's `memchr`/`memcmp` (Foundation's `range(of:)` converts to UTF-16, and a byte loop here
+    /// was a percent of a whole load's CPU: every page's head is searched for dozens of names).
     private func find(_ needle: String, from start: String.Index) -> Range<String.Index>? {
         let bytes = text.utf8
-        let key = Array(needle.utf8)
-        guard let first = key.first else { return start..<start }
         let from = bytes.distance(from: bytes.startIndex, to: start)
-        let hit: Int? = bytes.withContiguousStorageIfAvailable { hay -> Int? in
-            guard hay.count >= key.count else { return nil }
-            var i = from
-            while i <= hay.count - key.count {
-                if hay[i] == first {
-                    var j = 1
-                    while j < key.count && hay[i + j] == key[j] { j += 1 }
-                    if j == key.count { return i }
+        var key = needle
+        let hit: Int?? = key.withUTF8 { key in
+            bytes.withContiguousStorageIfAvailable { hay -> Int? in
+                guard let base = hay.baseAddress, let keyBase = key.baseAddress, !key.isEmpty else { return from }
+                var at = from
+                let last = hay.count - key.count  // the last place the needle can start
+                while at <= last {
+                    guard let found = memchr(base + at, Int32(key[0]), last - at + 1) else { return nil }
+                    at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + at, keyBase, key.count) == 0 { return at }
+                    at += 1
                 }
-                i += 1
+                return nil
             }
+        }
+        guard let hit = hit ?? text[start...].range(of: needle).map({ bytes.distance(from: bytes.startIndex, to: $0.lowerBound) }) else {
             return nil
-        } ?? text[start...].range(of: needle).map { bytes.distance(from: bytes.startIndex, to: $0.lowerBound) }
-        guard let hit else { return nil }
+        }
         let lower = bytes.index(bytes.startIndex, offsetBy: hit)
-        return lower..<bytes.index(lower, offsetBy: key.count)
+        return lower..<bytes.index(lower, offsetBy: needle.utf8.count)
     }
 
     /// The strongest presence of field `name` over all its occurrences in the head.
