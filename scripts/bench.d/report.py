@@ -5,7 +5,7 @@ usage: report.py RESULTS.tsv META.env [--strict]
 
 RESULTS.tsv has one line per timed run:
   phase  tool  rep  seconds  rows  rss_kb  bytes  changed  skipped  files  cpu_s  [server_cpu_s]
-phase: xml | json | unchanged | force | rss | live | startup | idle (SQLite); pg | pg_unchanged (PostgreSQL,
+phase: xml | json | unchanged | unchanged-cold | force | rss | live | startup | idle (SQLite); pg | pg_unchanged (PostgreSQL,
 with the server's CPU). startup: one line per `feedline --version` / `feedline query "select 1"` run
 (tool version | query); idle: `feedline schedule` with nothing due (seconds = time measured, cpu = CPU
 in it); live: tool live (`feedline run --live` from a loopback server) or feedline (replay of its archive).
@@ -32,7 +32,7 @@ TARGETS = {
     "pg_vs_limit": 0.5,       # PostgreSQL: feedline rows/s ≥ 0.5 × the native limit's (libpq COPY)
     "pg_rerun_share": 0.05,   # PostgreSQL: unchanged re-run ≤ 5 % of the first load's time
 }
-SQLITE_PHASES = {"xml", "json", "unchanged", "force", "rss", "live", "startup", "idle"}
+SQLITE_PHASES = {"xml", "json", "unchanged", "unchanged-cold", "force", "rss", "live", "startup", "idle"}
 TOOLS = [("feedline", "feedline (release)"), ("live", "feedline run --live"), ("limit-1txn", "limit, 1 transaction"),
          ("limit", "limit, txn per page"), ("python", "Python peer")]
 
@@ -198,6 +198,16 @@ def main(argv):
                             f"unchanged re-run ≤ 5 % of the first load's time, 0 rows changed — {share * 100:.1f} %, {changed} rows changed"))
             checks.append((changed == 0 and all(r["skipped"] == r["files"] for r in un),
                            f"unchanged re-run skipped every payload and changed no row ({changed} changed)"))
+        cold = [r for r in runs if r["phase"] == "unchanged-cold"]
+        if cold and first:
+            med = statistics.median(r["seconds"] for r in cold)
+            cpu_cold = [r["cpu"] for r in cold if r["cpu"] is not None]
+            out.append(f"  unchanged re-run without remembered hashes (FEEDLINE_CACHE_DIR empty: every file read and hashed): "
+                       f"median {med:.3f} s = {med / first * 100:.1f} % of the first load"
+                       + (f", CPU {statistics.median(cpu_cold):.2f} s" if cpu_cold else "")
+                       + "; runs " + " ".join(f"{r['seconds']:.3f}" for r in cold))
+            checks.append((all(int(r["changed"]) == 0 and r["skipped"] == r["files"] for r in cold),
+                           "unchanged re-run without remembered hashes skipped every payload and changed no row"))
         if fo:
             med = statistics.median(r["seconds"] for r in fo)
             changed = max(int(r["changed"]) for r in fo)
