@@ -46,8 +46,11 @@ let package = Package(
         .target(name: "OpenWeather", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // OpenAQ v3 locations, sensors, latest values and hourly averages (key in the X-API-Key header).
         .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
+        // Process-wide SQLite settings that only C can make (`sqlite3_config` is variadic).
+        .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         // SQLite through GRDB: migrations, stores, ledger.
-        .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["README.md"]),
+        .target(name: "Storage", dependencies: ["Domain", "Pipeline", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift")],
+                exclude: ["README.md"]),
         // PostgreSQL through postgres-nio: the same ports as Storage. Empty unless built with the
         // PostgreSQL trait.
         .target(name: "PostgresStorage", dependencies: [
@@ -65,7 +68,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
-        .executableTarget(name: "feedline", dependencies: ["App"]),
+        .executableTarget(name: "feedline", dependencies: ["App", "Storage"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),

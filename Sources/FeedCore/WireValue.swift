@@ -212,13 +212,21 @@ extension Substring {
     public func trimmingWhitespace() -> Substring {
         let scalars = unicodeScalars
         var start = scalars.startIndex, end = scalars.endIndex
-        while start < end, scalars[start].properties.isWhitespace { start = scalars.index(after: start) }
+        while start < end, Self.isWhitespace(scalars[start]) { start = scalars.index(after: start) }
         while end > start {
             let before = scalars.index(before: end)
-            guard scalars[before].properties.isWhitespace else { break }
+            guard Self.isWhitespace(scalars[before]) else { break }
             end = before
         }
         return self[start..<end]
+    }
+
+    /// Unicode `White_Space`, answered for ASCII without the property tables (the first and last
+    /// character of nearly every field is ASCII, and the table lookup cost a percent of a load).
+    @inlinable
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 
     /// This text without leading and trailing ASCII spaces, tabs and line breaks (protocol
