@@ -170,7 +170,7 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Re-load saved payloads (an archive or any directory of .xml/.json files) with no network.",
         discussion: """
-        Archived payloads carry their request beside them; for plain files feedline recognises the feed and operation from the payload's shape, or takes --source. A file that cannot be recognised or parsed is reported on one line and the other files still load. Payloads whose exact bytes were loaded before are skipped (use --force to load them again). --checks runs a pipeline's declared checks on the replay's load, as a run of that pipeline does (an error check fails the replay).
+        Archived payloads carry their request beside them; for plain files feedline recognises the feed and operation from the payload's shape, or takes --source. A file that cannot be recognised or parsed is reported on one line and the other files still load. Payloads whose exact bytes were loaded before are skipped (use --force to load them again). A file that has not changed since an earlier replay hashed it (same inode, size and times) is not read again: its hash is remembered under FEEDLINE_CACHE_DIR (--force reads every file). --checks runs a pipeline's declared checks on the replay's load, as a run of that pipeline does (an error check fails the replay).
 
         Examples:
           feedline replay Data/archive
