@@ -63,6 +63,8 @@ public final class FileHashCache: @unchecked Sendable {
     /// A file must have last changed this long before it was hashed for its hash to be trusted.
     static let settleTime: Int64 = 1_000_000_000
     static let header = "# feedline file hashes v1\t"
+    /// A folder's file larger than this is not one feedline wrote for a directory of payloads.
+    static let maximumFileSize = 64 << 20
 
     /// Where the per-directory files go (`<directory>/file-hashes/`).
     public let directory: URL
@@ -163,8 +165,11 @@ public final class FileHashCache: @unchecked Sendable {
     }
 
     /// The entries of one folder's file; none when it is missing, for another folder or damaged.
+    /// Only a regular file of a sane size is read, never a FIFO or device put in its place.
     static func read(_ file: URL, folder: String) -> [String: Entry] {
-        guard let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else { return [:] }
+        var info = stat()
+        guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize,
+              let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else { return [:] }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
         guard let first = lines.popFirst(), first == Substring(header + folder) else { return [:] }
         var entries: [String: Entry] = [:]

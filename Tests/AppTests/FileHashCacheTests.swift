@@ -106,7 +106,7 @@ import Glibc
         #expect(try hash(page, cache) == SHA256.hex(Data("<a>2</a>".utf8)))
     }
 
-    @Test("a damaged or foreign cache file is ignored, and rewritten")
+    @Test("a damaged, foreign or non-regular cache file is ignored; an unwritable cache directory fails nothing")
     func damagedCacheIsIgnored() throws {
         defer { dir.remove() }
         let page = try file("page.xml", "<a>1</a>")
@@ -123,6 +123,10 @@ import Glibc
             try Data(damage.utf8).write(to: stored)
             #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: identity(page)) == nil, "\(damage)")
         }
+        // A FIFO in the cache file's place is ignored (the reader takes only regular files).
+        try FileManager.default.removeItem(at: stored)
+        #expect(mkfifo(stored.path, 0o600) == 0)
+        #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: identity(page)) == nil)
         // A cache that cannot be written (its directory is a file) does not fail anything.
         let blocked = dir.path("blocked")
         try Data().write(to: blocked)
@@ -133,6 +137,7 @@ import Glibc
 
     @Test("the cache directory comes from FEEDLINE_CACHE_DIR (empty: none), XDG_CACHE_HOME, then HOME")
     func cacheDirectoryFromTheEnvironment() {
+        defer { dir.remove() }
         #expect(FileHashCache.standard(variables: ["FEEDLINE_CACHE_DIR": "/c", "HOME": "/h"])?.directory.path == "/c")
         #expect(FileHashCache.standard(variables: ["FEEDLINE_CACHE_DIR": "", "HOME": "/h"]) == nil)
         #expect(FileHashCache.standard(variables: ["XDG_CACHE_HOME": "/x", "HOME": "/h"])?.directory.path == "/x/feedline")
@@ -143,7 +148,7 @@ import Glibc
     @Test("replaying again uses the remembered hashes; a page rewritten in place with its old time is loaded again")
     func replayUsesRememberedHashes() async throws {
         var env = try TestEnvironment()
-        defer { env.dir.remove() }
+        defer { env.dir.remove(); dir.remove() }
         env.variables["FEEDLINE_CACHE_DIR"] = env.dir.path("cache").path
         let pages = env.dir.path("pages")
         try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
@@ -175,10 +180,8 @@ import Glibc
         // What the replay stages comes from the cache: a stand-in remembered for the settled first
         // page is taken as its hash (so the replay sees a payload it has not loaded).
         let cache = FileHashCache(directory: env.dir.path("cache"))
-        var info = stat()
-        #expect(stat(first.path, &info) == 0)
         let stand = String(repeating: "0f", count: 32)
-        cache.remember(first, identity: FileHashCache.Identity(info), sha256: stand, hashedAt: FileHashCache.now())
+        cache.remember(first, identity: identity(first), sha256: stand, hashedAt: FileHashCache.now())
         cache.save()
         #expect(await replay() == .success, "\(env.err.text)")
 
