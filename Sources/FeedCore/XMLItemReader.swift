@@ -8,44 +8,92 @@ public struct XMLEnvelope: Sendable {
     public var rootElement: String
     public var leaves: [String: String]
     public var itemCount: Int
+    /// Which parser read the document to its end (or to its error).
+    public var parser: XMLParserKind = .libxml2
+}
+
+/// The parsers behind `XMLItemReader`.
+public enum XMLParserKind: Sendable, Equatable {
+    /// The reader's own scanner (`XMLScanner`), for the plain UTF-8 XML feeds answer with.
+    case scanner
+    /// libxml2's SAX2 push parser: everything else, and every document that is not well-formed.
+    case libxml2
 }
 
 /// A streaming reader for "item" XML documents (a root, some envelope leaves, and repeated
-/// `<item>` elements whose children are text fields), built on libxml2's SAX2 push parser.
+/// `<item>` elements whose children are text fields): the plain UTF-8 XML feeds answer with is
+/// read by `XMLScanner`, everything else (and every document that is not well-formed) by
+/// libxml2's SAX2 push parser, so errors are always libxml2's.
 /// Fields nested deeper, and attributes, are read when the schema names them by path
 /// (`position/location/code`, see `FieldSchema`); envelope attributes are leaves like child
 /// elements (`job-search/jobs/total`).
 ///
-/// Memory stays flat whatever the document size: the file is read in 64 KiB chunks and each item
-/// is handed to the caller and forgotten. Safety: no network access, any DOCTYPE is refused
+/// Memory stays flat whatever the document size: a file up to 9 MB is read whole (a page is
+/// about 1 MB), a larger one in 64 KiB chunks, and each item is handed to the caller and forgotten. Safety: no network access, any DOCTYPE is refused
 /// (so no external entities and no entity expansion), and a document whose root element was not
 /// closed (a truncated download) is an error even when libxml2 would recover.
 public struct XMLItemReader: Sendable {
     public let schema: FieldSchema
     public let itemElement: String
+    /// The parser tried first: `.scanner` (the default) hands what it does not read to libxml2;
+    /// `.libxml2` uses libxml2 alone (tests compare the two).
+    public let parser: XMLParserKind
 
-    public init(schema: FieldSchema, itemElement: String = "item") {
+    public init(schema: FieldSchema, itemElement: String = "item", parser: XMLParserKind = .scanner) {
         self.schema = schema
         self.itemElement = itemElement
+        self.parser = parser
     }
 
-    /// Reads `file`, calling `onItem` for each item in document order.
+    /// Reads `file`, calling `onItem` for each item in document order. A file up to
+    /// `XMLScanner.maximumDocument` bytes is read whole and scanned; a larger one is streamed
+    /// through libxml2 in 64 KiB chunks.
     public func read(file: URL, onItem: (ItemFields) throws -> Void) throws -> XMLEnvelope {
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: file.path)
         }
         defer { try? handle.close() }
-        return try read(context: file.lastPathComponent, onItem: onItem) {
+        var info = stat()
+        if parser == .scanner, fstat(handle.fileDescriptor, &info) == 0, info.st_size <= XMLScanner.maximumDocument {
+            let whole: Data
+            do { whole = try handle.readToEnd() ?? Data() } catch {
+                throw FeedError(.malformed, .terminal, "Cannot read the payload file: \(error.localizedDescription)", context: file.path)
+            }
+            return try read(data: whole, context: file.lastPathComponent, onItem: onItem)
+        }
+        return try parseWithLibxml2(context: file.lastPathComponent, skippingItems: 0, onItem: onItem) {
             let chunk = handle.readData(ofLength: 64 * 1024)
             return chunk.isEmpty ? nil : chunk
         }
     }
 
-    /// Reads a document held in memory (in 64 KiB chunks, as from a file), calling `onItem` for
-    /// each item: for callers that never had a file, such as the fuzz targets.
+    /// Reads a document held in memory, calling `onItem` for each item: the scanner reads it
+    /// when it can, libxml2 otherwise (from the start, without delivering the items the scanner
+    /// already delivered).
     public func read(data: Data, context: String = "payload", onItem: (ItemFields) throws -> Void) throws -> XMLEnvelope {
+        guard parser == .scanner else { return try parseWithLibxml2(data: data, context: context, skippingItems: 0, onItem: onItem) }
+        let scanned = try data.withUnsafeBytes { raw in
+            try withState(onItem: onItem, skippingItems: 0) { state -> Scanned in
+                switch XMLScanner.scan(raw.bindMemory(to: UInt8.self), into: state) {
+                case .finished: .read(try Self.envelope(state, context: context, parser: .scanner))
+                case .handOver: .handedOver(afterItems: state.pointee.itemCount)
+                }
+            }
+        }
+        switch scanned {
+        case .read(let envelope): return envelope
+        case .handedOver(let delivered): return try parseWithLibxml2(data: data, context: context, skippingItems: delivered, onItem: onItem)
+        }
+    }
+
+    private enum Scanned {
+        case read(XMLEnvelope)
+        case handedOver(afterItems: Int)
+    }
+
+    private func parseWithLibxml2(data: Data, context: String, skippingItems skip: Int, onItem: (ItemFields) throws -> Void) throws -> XMLEnvelope {
         var offset = data.startIndex
-        return try read(context: context, onItem: onItem) {
+        return try parseWithLibxml2(context: context, skippingItems: skip, onItem: onItem) {
             guard offset < data.endIndex else { return nil }
             let end = data.index(offset, offsetBy: 64 * 1024, limitedBy: data.endIndex) ?? data.endIndex
             defer { offset = end }
@@ -96,19 +144,42 @@ public struct XMLItemReader: Sendable {
         return true
     }()
 
-    private func read(context: String, onItem: (ItemFields) throws -> Void, nextChunk: () throws -> Data?) throws -> XMLEnvelope {
-        _ = Self.libraryReady
-        return try withoutActuallyEscaping(onItem) { onItem in
-            // The state lives behind a pointer: the callbacks mutate it through `pointee`, which
-            // (unlike a class's stored properties) carries no dynamic exclusivity checks.
+    /// Runs `body` with a fresh parse state behind a pointer (the callbacks mutate it through
+    /// `pointee`, which, unlike a class's stored properties, carries no dynamic exclusivity checks).
+    private func withState<Result>(onItem: (ItemFields) throws -> Void, skippingItems skip: Int,
+                                   _ body: (UnsafeMutablePointer<SAXState>) throws -> Result) throws -> Result {
+        try withoutActuallyEscaping(onItem) { onItem in
             let state = UnsafeMutablePointer<SAXState>.allocate(capacity: 1)
-            state.initialize(to: SAXState(schema: schema, itemElement: itemElement, onItem: onItem))
+            state.initialize(to: SAXState(schema: schema, itemElement: itemElement, skippingItems: skip, onItem: onItem))
             defer { state.deinitialize(count: 1); state.deallocate() }
+            return try body(state)
+        }
+    }
+
+    /// The document's envelope once it has been read, or the reason it is refused.
+    private static func envelope(_ state: UnsafeMutablePointer<SAXState>, context: String, parser: XMLParserKind) throws -> XMLEnvelope {
+        if let failure = state.pointee.failure { throw failure }
+        if let message = state.pointee.fatalMessage {
+            throw FeedError(.malformed, .terminal, "The XML is not well-formed: \(message)", context: context)
+        }
+        guard let root = state.pointee.rootName else {
+            throw FeedError(.malformed, .terminal, "The payload is empty or not XML.", context: context)
+        }
+        guard state.pointee.rootClosed else {
+            throw FeedError(.malformed, .terminal, "The XML document ends before its root element <\(root)> is closed (truncated?).", context: context)
+        }
+        return XMLEnvelope(rootElement: root, leaves: state.pointee.leaves, itemCount: state.pointee.itemCount, parser: parser)
+    }
+
+    private func parseWithLibxml2(context: String, skippingItems skip: Int, onItem: (ItemFields) throws -> Void,
+                                  nextChunk: () throws -> Data?) throws -> XMLEnvelope {
+        _ = Self.libraryReady
+        return try withState(onItem: onItem, skippingItems: skip) { state in
             var handler = XMLItemReader.makeHandler()
             guard let ctxt = xmlCreatePushParserCtxt(&handler, UnsafeMutableRawPointer(state), nil, 0, nil) else {
                 throw FeedError(.malformed, .terminal, "libxml2 could not create a parser.", context: context)
             }
-            defer { xmlFreeParserCtxt(ctxt) }
+            defer { xmlFreeParserCtxt(ctxt); state.pointee.ctxt = nil }
             state.pointee.ctxt = ctxt
             xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
 
@@ -119,18 +190,7 @@ public struct XMLItemReader: Sendable {
                 if rc != 0 || state.pointee.stopped { break }
             }
             if state.pointee.failure == nil && !state.pointee.stopped { xmlParseChunk(ctxt, nil, 0, 1) }
-
-            if let failure = state.pointee.failure { throw failure }
-            if let message = state.pointee.fatalMessage {
-                throw FeedError(.malformed, .terminal, "The XML is not well-formed: \(message)", context: context)
-            }
-            guard let root = state.pointee.rootName else {
-                throw FeedError(.malformed, .terminal, "The payload is empty or not XML.", context: context)
-            }
-            guard state.pointee.rootClosed else {
-                throw FeedError(.malformed, .terminal, "The XML document ends before its root element <\(root)> is closed (truncated?).", context: context)
-            }
-            return XMLEnvelope(rootElement: root, leaves: state.pointee.leaves, itemCount: state.pointee.itemCount)
+            return try Self.envelope(state, context: context, parser: .libxml2)
         }
     }
 
@@ -139,11 +199,19 @@ public struct XMLItemReader: Sendable {
         h.initialized = UInt32(XML_SAX2_MAGIC)
         h.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
             guard let ctx, let localname else { return }
-            ctx.assumingMemoryBound(to: SAXState.self).pointee.start(localname, attributeCount: Int(attributeCount), attributes)
+            let state = ctx.assumingMemoryBound(to: SAXState.self)
+            let name = SAXState.bytes(localname)
+            guard attributeCount > 0, let attributes else { return state.pointee.start(name, attributes: UnsafeBufferPointer(start: nil, count: 0)) }
+            // libxml2 gives five pointers per attribute: local name, prefix, URI, value start, value end.
+            let list = (0..<Int(attributeCount)).compactMap { a -> XMLAttribute? in
+                guard let local = attributes[a * 5], let start = attributes[a * 5 + 3], let end = attributes[a * 5 + 4] else { return nil }
+                return XMLAttribute(name: SAXState.bytes(local), value: UnsafeBufferPointer(start: start, count: end - start))
+            }
+            list.withUnsafeBufferPointer { state.pointee.start(name, attributes: $0) }
         }
-        h.endElementNs = { ctx, localname, _, _ in
-            guard let ctx, let localname else { return }
-            ctx.assumingMemoryBound(to: SAXState.self).pointee.end(localname)
+        h.endElementNs = { ctx, _, _, _ in
+            guard let ctx else { return }
+            ctx.assumingMemoryBound(to: SAXState.self).pointee.end()
         }
         h.characters = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
@@ -171,7 +239,7 @@ public struct XMLItemReader: Sendable {
 }
 
 /// Mutable parse state shared with the C callbacks through an opaque pointer to it.
-private struct SAXState {
+struct SAXState {
     /// An element open inside the current item.
     struct OpenField {
         /// Schema position of the element's own text, -1 if none.
@@ -185,6 +253,9 @@ private struct SAXState {
 
     let schema: FieldSchema
     let itemElement: [UInt8]
+    /// Items already delivered by an earlier parse of the same document (the scanner's, before
+    /// it handed over): read again but not delivered twice.
+    let skippingItems: Int
     let onItem: (ItemFields) throws -> Void
     var ctxt: xmlParserCtxtPtr?
 
@@ -207,16 +278,16 @@ private struct SAXState {
     var failure: Error?
     var fatalMessage: String?
     var stopped = false
-    /// libxml2 interns element names per parse, so a name's pointer identifies it: the item
-    /// members seen so far, in the order they first came, with their schema positions. Items of
-    /// a page list their members in one order, so the next member is almost always the one after
-    /// the last (`nextMember`): one pointer comparison instead of a hash lookup per element.
-    var members: [(name: UnsafeRawPointer, position: Int)] = []
+    /// The item members seen so far, in the order they first came, with their schema positions.
+    /// Items of a page list their members in one order, so the next member is almost always the
+    /// one after the last (`nextMember`): one short comparison instead of a hash lookup per element.
+    var members: [(name: [UInt8], position: Int)] = []
     var nextMember = 0
 
-    init(schema: FieldSchema, itemElement: String, onItem: @escaping (ItemFields) throws -> Void) {
+    init(schema: FieldSchema, itemElement: String, skippingItems: Int, onItem: @escaping (ItemFields) throws -> Void) {
         self.schema = schema
         self.itemElement = Array(itemElement.utf8)
+        self.skippingItems = skippingItems
         self.onItem = onItem
         buffer.reserveCapacity(256)
         openFields.reserveCapacity(8)
@@ -228,55 +299,58 @@ private struct SAXState {
         if let ctxt { xmlStopParser(ctxt) }
     }
 
-    private mutating func fieldPosition(_ name: UnsafePointer<xmlChar>) -> Int {
-        let key = UnsafeRawPointer(name)
-        if nextMember < members.count, members[nextMember].name == key {
+    /// A NUL-terminated name from libxml2 as bytes.
+    static func bytes(_ name: UnsafePointer<xmlChar>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
+    }
+
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    private static func same(_ known: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        known.count == name.count && known.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }
+    }
+
+    private mutating func fieldPosition(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        if nextMember < members.count, Self.same(members[nextMember].name, name) {
             nextMember += 1
             return members[nextMember - 1].position
         }
-        if let known = members.firstIndex(where: { $0.name == key }) {
+        if let known = members.firstIndex(where: { Self.same($0.name, name) }) {
             nextMember = known + 1
             return members[known].position
         }
-        let position = schema.position(of: String(cString: name)) ?? -1
-        members.append((key, position))
+        let position = schema.position(of: Self.text(name)) ?? -1
+        members.append((Array(name), position))
         nextMember = members.count
         return position
     }
 
-    private func isItemElement(_ name: UnsafePointer<xmlChar>) -> Bool {
-        var i = 0
-        while i < itemElement.count {
-            if name[i] != itemElement[i] { return false }
-            i += 1
-        }
-        return name[i] == 0
-    }
+    private func isItemElement(_ name: UnsafeBufferPointer<UInt8>) -> Bool { Self.same(itemElement, name) }
 
     /// Feeds nest four levels deep; anything past this is refused (libxml2's push parser has
     /// no depth limit of its own).
     static let maxDepth = 256
 
-    mutating func start(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    mutating func start(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<XMLAttribute>) {
         depth += 1
         if depth > Self.maxDepth {
             fail(FeedError(.malformed, .terminal, "The XML nests deeper than \(Self.maxDepth) levels; feeds never do, so it is refused."))
             return
         }
-        if depth == 1 { rootName = String(cString: name) }
+        if depth == 1 { rootName = Self.text(name) }
         if current != nil {
-            startField(name, attributeCount: attributeCount, attributes)
+            startField(name, attributes: attributes)
             return
         }
         if isItemElement(name) {
             itemDepth = depth
             nextMember = 0
             current = ItemFields(schema: schema, position: itemCount)
-            if attributeCount > 0 { readAttributes(attributeCount, attributes, under: nil) }
+            if !attributes.isEmpty { readAttributes(attributes, under: nil) }
             return
         }
-        path.append(String(cString: name))
-        if attributeCount > 0 { readEnvelopeAttributes(attributeCount, attributes) }
+        path.append(Self.text(name))
+        if !attributes.isEmpty { readEnvelopeAttributes(attributes) }
         buffer.removeAll(keepingCapacity: true)
         textLength = 0
         textLimit = FieldLimit.standard
@@ -285,18 +359,18 @@ private struct SAXState {
 
     /// An element inside an item: a member (`depth == itemDepth + 1`, looked up by its interned
     /// name) or, for nested schemas, an element further down (looked up by its path).
-    private mutating func startField(_ name: UnsafePointer<xmlChar>, attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private mutating func startField(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<XMLAttribute>) {
         var field = OpenField(index: -1, path: nil)
         if openFields.isEmpty {
             field.index = fieldPosition(name)
             if schema.isNested {
-                let member = String(cString: name)
+                let member = Self.text(name)
                 if schema.isContainer(member) { field.path = member }
             }
         } else {
             openFields[openFields.count - 1].hasChildren = true
             if let parent = openFields[openFields.count - 1].path {
-                let path = parent + "/" + String(cString: name)
+                let path = parent + "/" + Self.text(name)
                 field.index = schema.position(of: path) ?? -1
                 if schema.isContainer(path) { field.path = path }
             }
@@ -306,47 +380,44 @@ private struct SAXState {
         textLength = 0
         textLimit = field.index >= 0 ? schema.limits[field.index] : FieldLimit.standard
         capturing = field.index >= 0
-        if attributeCount > 0, let path = field.path { readAttributes(attributeCount, attributes, under: path) }
+        if !attributes.isEmpty, let path = field.path { readAttributes(attributes, under: path) }
     }
 
     /// Attribute values of an element in an item that the schema names (`path/attribute`, or
     /// `attribute` on the item element itself).
-    private mutating func readAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, under path: String?) {
-        guard let attributes else { return }
-        for a in 0..<count {
-            guard let local = attributes[a * 5], let start = attributes[a * 5 + 3], let end = attributes[a * 5 + 4] else { continue }
-            let name = path.map { $0 + "/" + String(cString: local) } ?? String(cString: local)
+    private mutating func readAttributes(_ attributes: UnsafeBufferPointer<XMLAttribute>, under path: String?) {
+        for attribute in attributes {
+            let local = Self.text(attribute.name)
+            let name = path.map { $0 + "/" + local } ?? local
             guard let i = schema.position(of: name) else { continue }
-            let length = end - start
+            let length = attribute.value.count
             if length > schema.limits[i] {
                 current!.values[i] = nil
                 current!.notes.append(FieldNote(field: name, kind: .tooLong(bytes: length, limit: schema.limits[i])))
             } else {
-                current!.values[i] = Self.attributeValue(start, length)
+                current!.values[i] = Self.attributeValue(attribute.value)
             }
         }
     }
 
     /// Attributes of an envelope element, as leaves beside its child elements.
-    private mutating func readEnvelopeAttributes(_ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-        guard let attributes else { return }
+    private mutating func readEnvelopeAttributes(_ attributes: UnsafeBufferPointer<XMLAttribute>) {
         let prefix = path.joined(separator: "/")
-        for a in 0..<count {
-            guard let local = attributes[a * 5], let start = attributes[a * 5 + 3], let end = attributes[a * 5 + 4],
-                  end - start <= FieldLimit.standard else { continue }  // an over-long leaf reads as absent
-            leaves[prefix + "/" + String(cString: local)] = Self.attributeValue(start, end - start)
+        for attribute in attributes where attribute.value.count <= FieldLimit.standard {  // an over-long leaf reads as absent
+            leaves[prefix + "/" + Self.text(attribute.name)] = Self.attributeValue(attribute.value)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 
     /// An attribute's text. Without entity substitution libxml2 hands an `&` in an attribute on
     /// as `&#38;` (so a tree builder can decode it again); here it is the `&` it stands for.
-    private static func attributeValue(_ start: UnsafePointer<xmlChar>, _ length: Int) -> String {
-        let text = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
+    /// (The scanner leaves values with `&` to libxml2.)
+    private static func attributeValue(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        let text = Self.text(value)
         return text.contains("&#38;") ? text.replacingOccurrences(of: "&#38;", with: "&") : text
     }
 
-    mutating func end(_ name: UnsafePointer<xmlChar>) {
+    mutating func end() {
         defer { depth -= 1 }
         if depth == 1 { rootClosed = true }
         if current != nil {
@@ -356,7 +427,9 @@ private struct SAXState {
                 itemDepth = -1
                 itemCount += 1
                 openFields.removeAll(keepingCapacity: true)
-                do { try onItem(item) } catch { fail(error) }
+                if itemCount > skippingItems {
+                    do { try onItem(item) } catch { fail(error) }
+                }
             } else if let field = openFields.popLast() {
                 if field.index >= 0, capturing, !field.hasChildren {
                     if textLength > textLimit {
