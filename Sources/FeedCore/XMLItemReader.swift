@@ -138,9 +138,11 @@ public struct XMLItemReader: Sendable {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
 
     /// libxml2 sets up its global tables on first use, which is not safe from two threads at
-    /// once (replay parses on its own thread; tests parse on many). Done once, before any parse.
+    /// once (replay parses on its own thread; tests parse on many). Done once, before any parse;
+    /// so is dropping the copies of errors libxml2 would print to standard error.
     private static let libraryReady: Bool = {
         xmlInitParser()
+        feedline_xml_silence_generic_errors()
         return true
     }()
 
