@@ -95,15 +95,8 @@ struct XMLScanner {
         while true {
             let hadSpace = skipSpace()
             if startsWith("?>") { i += 2; break }
-            guard hadSpace, let name = name() else { return false }
-            skipSpace()
-            guard i < n, p[i] == UInt8(ascii: "=") else { return false }
-            i += 1
-            skipSpace()
-            guard i < n, p[i] == UInt8(ascii: "\"") || p[i] == UInt8(ascii: "'") else { return false }
-            let quote = p[i]
-            let start = i + 1
-            i = start
+            guard hadSpace, let name = name(), let quote = valueOpening() else { return false }
+            let start = i
             while i < n, p[i] != quote {
                 guard p[i] >= 0x20, p[i] < 0x80 else { return false }
                 i += 1
@@ -199,14 +192,7 @@ struct XMLScanner {
     private mutating func attribute() -> XMLAttribute? {
         guard let name = name() else { return nil }
         let label = UnsafeBufferPointer(start: p + name.start, count: name.count)
-        if label.starts(with: "xmlns".utf8) { return nil }
-        skipSpace()
-        guard i < n, p[i] == UInt8(ascii: "=") else { return nil }
-        i += 1
-        skipSpace()
-        guard i < n, p[i] == UInt8(ascii: "\"") || p[i] == UInt8(ascii: "'") else { return nil }
-        let quote = p[i]
-        i += 1
+        guard !label.starts(with: "xmlns".utf8), let quote = valueOpening() else { return nil }
         let start = i
         while i < n, p[i] != quote {
             let byte = p[i]
@@ -222,6 +208,18 @@ struct XMLScanner {
         let value = UnsafeBufferPointer(start: p + start, count: i - start)
         i += 1
         return XMLAttribute(name: label, value: value)
+    }
+
+    /// `= "` (or `= '`, whitespace allowed around the `=`) after an attribute's name: moves past
+    /// the opening quote and returns it.
+    private mutating func valueOpening() -> UInt8? {
+        skipSpace()
+        guard i < n, p[i] == UInt8(ascii: "=") else { return nil }
+        i += 1
+        skipSpace()
+        guard i < n, p[i] == UInt8(ascii: "\"") || p[i] == UInt8(ascii: "'") else { return nil }
+        i += 1
+        return p[i - 1]
     }
 
     /// `</name>` (whitespace allowed before the `>`), closing the innermost open element.
