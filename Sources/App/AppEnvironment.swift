@@ -48,12 +48,12 @@ public struct AppEnvironment: Sendable {
         self.home = home
     }
 
-    /// The real environment: process variables, URLSession, the system clock, stdout/stderr.
+    /// The real environment: process variables, HTTP over libcurl, the system clock, stdout/stderr.
     public static func live(logger: Logger) -> AppEnvironment {
         let variables = ProcessInfo.processInfo.environment
         return AppEnvironment(
             variables: variables,
-            transport: URLSessionTransport(),
+            transport: CurlTransport(),
             clock: { Date() },
             feeds: standardFeeds(variables: variables),
             workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),

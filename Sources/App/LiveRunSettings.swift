@@ -13,7 +13,7 @@ struct LiveRunSettings: Sendable {
     var limits: QuotaLimits
     /// Seconds one fetch (one attempt) may take in all, however slowly bytes arrive.
     var fetchDeadline: TimeInterval = LiveRunSettings.defaultFetchDeadline
-    /// 120 s: four times URLSession's 30 s idle timeout.
+    /// 120 s: four times the transport's 30 s idle timeout.
     static let defaultFetchDeadline: TimeInterval = 120
     /// Waits between retries (the environment's).
     var sleep: @Sendable (TimeInterval) async throws -> Void

@@ -101,6 +101,7 @@ public struct LiveFetcher: PayloadFetching {
     }
 
     private static func describe(_ error: Error) -> String {
+        if let error = error as? HTTPTransportError { return error.description }
         let ns = error as NSError
         if ns.domain == NSURLErrorDomain {
             switch ns.code {

@@ -93,9 +93,9 @@ public struct InspectingFetcher: PayloadFetching {
 
 /// Gives each fetch a deadline for its *complete* answer, whatever the transport does.
 ///
-/// URLSession's whole-resource timeout is not enforced on Linux (swift-corelibs-foundation):
-/// a server that drips a byte just often enough to keep the idle timeout from firing can hold
-/// a run for as long as it likes. This decorator answers with a transient timeout error once
+/// A server that drips a byte just often enough to keep a transport's idle timeout from firing
+/// can hold a fetch for as long as the transport's own whole-transfer limit allows (any
+/// transport may have none). This decorator answers with a transient timeout error once
 /// `seconds` have passed, and cancels the abandoned fetch.
 public struct DeadlineFetcher: PayloadFetching {
     public let base: any PayloadFetching

@@ -54,17 +54,43 @@ public struct XMLItemReader: Sendable {
         }
         defer { try? handle.close() }
         var info = stat()
-        if parser == .scanner, fstat(handle.fileDescriptor, &info) == 0, info.st_size <= XMLScanner.maximumDocument {
-            let whole: Data
-            do { whole = try handle.readToEnd() ?? Data() } catch {
-                throw FeedError(.malformed, .terminal, "Cannot read the payload file: \(error.localizedDescription)", context: file.path)
-            }
+        if parser == .scanner, fstat(handle.fileDescriptor, &info) == 0, info.st_size <= XMLScanner.maximumDocument,
+           let whole = try Self.readWhole(handle.fileDescriptor, size: Int(info.st_size), file: file) {
             return try read(data: whole, context: file.lastPathComponent, onItem: onItem)
+        }
+        // Larger than the scanner takes (or grown since `fstat`): streamed from the start.
+        guard lseek(handle.fileDescriptor, 0, SEEK_SET) == 0 else {
+            throw FeedError(.malformed, .terminal, "Cannot read the payload file: \(String(cString: strerror(errno))).", context: file.path)
         }
         return try parseWithLibxml2(context: file.lastPathComponent, skippingItems: 0, onItem: onItem) {
             let chunk = handle.readData(ofLength: 64 * 1024)
             return chunk.isEmpty ? nil : chunk
         }
+    }
+
+    /// The whole of a `size`-byte file in one buffer, read with as few `read` calls as the kernel
+    /// allows (`FileHandle.readToEnd` reads 4 KiB at a time and grows its buffer as it goes).
+    /// Nil when the file turns out longer than `size` (it grew while being read).
+    static func readWhole(_ fd: Int32, size: Int, file: URL) throws -> Data? {
+        guard size > 0 else { return Data() }
+        // One byte more than expected, to notice a file that grew.
+        guard let buffer = malloc(size + 1) else {
+            throw FeedError(.malformed, .terminal, "Cannot read the payload file: out of memory.", context: file.path)
+        }
+        var filled = 0
+        while filled <= size {
+            let count = Glibc.read(fd, buffer + filled, size + 1 - filled)
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                free(buffer)
+                throw FeedError(.malformed, .terminal, "Cannot read the payload file: \(reason).", context: file.path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        guard filled <= size else { free(buffer); return nil }
+        return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
     }
 
     /// Reads a document held in memory, calling `onItem` for each item: the scanner reads it

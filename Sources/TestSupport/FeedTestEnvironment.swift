@@ -39,7 +39,7 @@ public struct FeedTestEnvironment {
         var bases = Dictionary(uniqueKeysWithValues: Self.baseURLVariables.map { ($0, "http://127.0.0.1:9/") })
         bases[baseURLVariable] = base.absoluteString
         return AppEnvironment(
-            variables: variables, transport: URLSessionTransport(timeout: 5), clock: { now },
+            variables: variables, transport: CurlTransport(timeout: 5), clock: { now },
             feeds: AppEnvironment.standardFeeds(variables: bases),
             workingDirectory: dir.url, output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 for tests: real sockets, so the real URLSession path is
+/// A tiny HTTP/1.1 server on 127.0.0.1 for tests: real sockets, so the real HTTP transport is
 /// exercised. Each request is answered by `handler`; the server records the requests it saw.
 /// It is `FaultServer` with the simple replies most tests need; the sockets live there.
 public final class LoopbackServer: @unchecked Sendable {

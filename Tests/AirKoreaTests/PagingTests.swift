@@ -59,7 +59,7 @@ struct PagingTests {
         defer { archiveDirectory.remove() }
 
         let feed = AirKoreaFeed(baseURL: server.baseURL)
-        let fetcher = LiveFetcher(transport: URLSessionTransport(timeout: 10), environment: ["AIRKOREA_SERVICE_KEY": fakeKey],
+        let fetcher = LiveFetcher(transport: CurlTransport(timeout: 10), environment: ["AIRKOREA_SERVICE_KEY": fakeKey],
                                   archive: PayloadArchive(root: archiveDirectory.url), clock: { Date(timeIntervalSince1970: 1_684_000_000) })
         let spec = SourceSpec(operation: "realtime-by-province", parameters: [("sidoName", ["제주"])], format: .xml, pageSize: 3, maxPages: 5)
         let first = try #require(try feed.requests(for: spec).first)

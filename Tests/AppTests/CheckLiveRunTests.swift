@@ -7,7 +7,7 @@ import TestSupport
 
 /// Declared checks after live loads: a loopback server plays data.go.kr (7 Seoul stations in
 /// pages of 3, PM10 20…26 µg/m³, every AirKorea PM10 grade 2, all at 2024-03-06 13:00 KST, two
-/// hours before the test clock), URLSession fetches, and the checks run inside the load's
+/// hours before the test clock), libcurl fetches, and the checks run inside the load's
 /// transaction.
 @Suite(.serialized) struct CheckLiveRunTests {
     /// Serves the 7 items by `pageNo` (3, 3, 1), observed at 2024-03-06T04:00:00Z.

@@ -5,7 +5,7 @@ import Pipeline
 import Testing
 import TestSupport
 
-/// Live mode over real HTTP: a loopback server plays data.go.kr, URLSession fetches, pages are
+/// Live mode over real HTTP: a loopback server plays data.go.kr, libcurl fetches, pages are
 /// followed, payloads archived, and everything lands in a temporary SQLite file.
 @Suite(.serialized) struct LiveRunTests {
     static let sentinelKey = "SENTINEL-KEY-7f3a9c"

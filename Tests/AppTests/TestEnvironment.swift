@@ -7,7 +7,7 @@ import Pipeline
 import TestSupport
 
 /// An environment for end-to-end tests: a temporary working directory, a fixed clock, real
-/// HTTP (URLSession) to whatever base URL the test gives, and captured output.
+/// HTTP (libcurl) to whatever base URL the test gives, and captured output.
 struct TestEnvironment {
     let dir: TemporaryDirectory
     let out = TextSink()
@@ -35,7 +35,7 @@ struct TestEnvironment {
         logger.logLevel = .trace
         let out = self.out, err = self.err
         return AppEnvironment(
-            variables: variables, transport: URLSessionTransport(timeout: 5),
+            variables: variables, transport: CurlTransport(timeout: 5),
             clock: { Date(timeIntervalSince1970: 1_709_704_800) },  // 2024-03-06 06:00 UTC
             feeds: AppEnvironment.standardFeeds(variables: [
                 "FEEDLINE_AIRKOREA_BASE_URL": airKoreaBase.absoluteString,

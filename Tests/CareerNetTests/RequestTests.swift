@@ -85,7 +85,7 @@ struct RequestTests {
         defer { archive.remove() }
 
         let feed = CareerNetFeed(baseURL: server.baseURL.appendingPathComponent("cnet/openapi/"))
-        let fetcher = LiveFetcher(transport: URLSessionTransport(timeout: 10), environment: ["CAREERNET_API_KEY": fakeKey],
+        let fetcher = LiveFetcher(transport: CurlTransport(timeout: 10), environment: ["CAREERNET_API_KEY": fakeKey],
                                   archive: PayloadArchive(root: archive.url), clock: { Date(timeIntervalSince1970: 1_700_000_000) })
         let spec = SourceSpec(operation: "schools", parameters: [("gubun", ["elem_list"])], format: .json, pageSize: 3, maxPages: 5)
         var records: [FeedRecord] = []
@@ -112,7 +112,7 @@ struct RequestTests {
     func missingKey() async throws {
         let archive = try TemporaryDirectory("careernet-archive")
         defer { archive.remove() }
-        let fetcher = LiveFetcher(transport: URLSessionTransport(timeout: 1), environment: [:],
+        let fetcher = LiveFetcher(transport: CurlTransport(timeout: 1), environment: [:],
                                   archive: PayloadArchive(root: archive.url), clock: { Date() })
         let request = try #require(try feed.requests(for: SourceSpec(operation: "jobs", parameters: [], format: .json, pageSize: 10, maxPages: 1)).first)
         await #expect(throws: FeedError.self) { _ = try await fetcher.fetch(request) }

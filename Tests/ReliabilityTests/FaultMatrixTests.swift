@@ -27,7 +27,7 @@ import TestSupport
         /// The reply to page 2's `attempt`-th request (1-based) while the fault is on; nil = the clean page.
         var reply: @Sendable (_ attempt: Int) -> FaultServer.Reply?
         var outcome: Outcome
-        /// URLSession's idle timeout during the faulty run (seconds); the whole-resource timeout is 4× this.
+        /// The transport's idle timeout during the faulty run (seconds); the whole transfer may take 4× this.
         var timeout: TimeInterval = 10
         var variables: [String: String] = [:]
         /// The re-run happens the next KST day (after a daily-quota error).
@@ -64,7 +64,7 @@ import TestSupport
         Fault(name: "timeout", reply: { _ in .stall(seconds: 8) },
               outcome: .fails(.temporaryFailure, attempts: 2, says: ["timed out", "Gave up after 2 attempts"]), timeout: 2,
               variables: ["FEEDLINE_RETRY_ATTEMPTS": "2"]),
-        // A drip never trips URLSession's idle timeout (and Linux ignores its resource timeout):
+        // A drip never trips the transport's idle timeout (and its whole-transfer limit is 4× that):
         // the per-fetch deadline (FEEDLINE_FETCH_DEADLINE_MS) ends it.
         Fault(name: "slow drip", reply: { _ in .drip(status: 200, contentType: "text/xml", body: page2, chunk: 8, interval: 0.1) },
               outcome: .fails(.temporaryFailure, attempts: 2, says: ["timed out", "sent too slowly"]),

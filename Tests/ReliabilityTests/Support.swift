@@ -21,7 +21,7 @@ final class TestClock: @unchecked Sendable {
 /// holds characters that percent-encoding changes, so both forms can be searched for.
 let sentinelKey = "SENTINEL+rel/Key=9d41c7"
 
-/// An end-to-end environment: temporary directory, real URLSession to the given base URL,
+/// An end-to-end environment: temporary directory, real HTTP (libcurl) to the given base URL,
 /// fixed (settable) clock, captured output, fast retries.
 struct RelEnvironment: Sendable {
     let dir: TemporaryDirectory
@@ -36,7 +36,7 @@ struct RelEnvironment: Sendable {
         "FEEDLINE_RETRY_CAP_MS": "20",
     ]
     var baseURL = URL(string: "http://127.0.0.1:9/")!
-    /// URLSession's per-request (idle) timeout; the whole-resource timeout is 4× this.
+    /// The transport's idle timeout (connecting, or silence while waiting for data); the whole transfer may take 4× this.
     var timeout: TimeInterval = 5
 
     /// The database the runs write: a SQLite file in `dir`, or a database of its own on the
@@ -53,7 +53,7 @@ struct RelEnvironment: Sendable {
         var logger = Logger(label: "feedline-reliability") { _ in CapturingLogHandler(sink: logs) }
         logger.logLevel = .trace
         return AppEnvironment(
-            variables: variables, transport: URLSessionTransport(timeout: timeout), clock: { clock.now },
+            variables: variables, transport: CurlTransport(timeout: timeout), clock: { clock.now },
             feeds: [AirKoreaFeed(baseURL: baseURL)], workingDirectory: dir.url,
             output: { out.append($0) }, errorOutput: { err.append($0) }, logger: logger)
     }

@@ -94,7 +94,7 @@ struct RequestTests {
         let archive = try TemporaryDirectory("saramin-archive")
         defer { archive.remove() }
         let feed = SaraminFeed(baseURL: server.baseURL)
-        let fetcher = LiveFetcher(transport: URLSessionTransport(timeout: 10), environment: ["SARAMIN_ACCESS_KEY": fakeKey],
+        let fetcher = LiveFetcher(transport: CurlTransport(timeout: 10), environment: ["SARAMIN_ACCESS_KEY": fakeKey],
                                   archive: PayloadArchive(root: archive.url), clock: { Date(timeIntervalSince1970: 1_700_000_000) })
         let spec = SourceSpec(operation: "job-search", parameters: [], format: .json, pageSize: 2, maxPages: 9)
         let first = try #require(try feed.requests(for: spec).first)
@@ -119,7 +119,7 @@ struct RequestTests {
     func missingKey() async throws {
         let archive = try TemporaryDirectory("saramin-archive")
         defer { archive.remove() }
-        let fetcher = LiveFetcher(transport: URLSessionTransport(timeout: 1), environment: ["SARAMIN_ACCESS_KEY": "  "],
+        let fetcher = LiveFetcher(transport: CurlTransport(timeout: 1), environment: ["SARAMIN_ACCESS_KEY": "  "],
                                   archive: PayloadArchive(root: archive.url), clock: { Date() })
         let request = try #require(try feed.requests(for: SourceSpec(operation: "job-search", parameters: [], format: .json, pageSize: 10, maxPages: 1)).first)
         do {

@@ -1,0 +1,158 @@
+#include "feedline_curl.h"
+
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+
+int feedline_curl_global_init(void) {
+    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+}
+
+void *feedline_curl_handle_new(void) { return curl_easy_init(); }
+
+void feedline_curl_handle_free(void *handle) {
+    if (handle) curl_easy_cleanup((CURL *)handle);
+}
+
+static int is_cancelled(feedline_curl_response *out) {
+    return __atomic_load_n(&out->cancelled, __ATOMIC_ACQUIRE) != 0;
+}
+
+void feedline_curl_cancel(feedline_curl_response *out) {
+    __atomic_store_n(&out->cancelled, 1, __ATOMIC_RELEASE);
+}
+
+/// Appends `count` bytes to a malloc'd buffer, doubling its capacity (at least 64 KiB).
+static int append(unsigned char **buffer, size_t *length, size_t *capacity, const void *bytes, size_t count) {
+    if (count > (size_t)-1 - *length) return -1;
+    size_t needed = *length + count;
+    if (needed > *capacity) {
+        size_t grown = *capacity < 65536 ? 65536 : *capacity;
+        while (grown < needed) {
+            if (grown > (size_t)-1 / 2) { grown = needed; break; }
+            grown *= 2;
+        }
+        unsigned char *moved = realloc(*buffer, grown);
+        if (!moved) return -1;
+        *buffer = moved;
+        *capacity = grown;
+    }
+    memcpy(*buffer + *length, bytes, count);
+    *length = needed;
+    return 0;
+}
+
+static size_t on_body(char *data, size_t size, size_t count, void *context) {
+    feedline_curl_response *out = context;
+    size_t bytes = size * count;
+    if (is_cancelled(out)) return CURL_WRITEFUNC_ERROR;
+    if (out->body_length > out->max_body || bytes > out->max_body - out->body_length) {
+        out->too_large = 1;
+        return CURL_WRITEFUNC_ERROR;
+    }
+    if (append(&out->body, &out->body_length, &out->body_capacity, data, bytes) != 0) return CURL_WRITEFUNC_ERROR;
+    return bytes;
+}
+
+static size_t on_header(char *data, size_t size, size_t count, void *context) {
+    feedline_curl_response *out = context;
+    size_t bytes = size * count;
+    // A status line starts a response (a redirect's, an interim 1xx's, or the final one): only
+    // the last response's headers are kept.
+    if (bytes >= 5 && memcmp(data, "HTTP/", 5) == 0) out->headers_length = 0;
+    if (out->headers_length + bytes > 1024 * 1024) return 0;  // absurd headers: fail the transfer
+    if (append((unsigned char **)&out->headers, &out->headers_length, &out->headers_capacity, data, bytes) != 0) return 0;
+    return bytes;
+}
+
+static int on_progress(void *context, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
+    (void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
+    return is_cancelled((feedline_curl_response *)context) ? 1 : 0;
+}
+
+static int classify(CURLcode code, feedline_curl_response *out) {
+    switch (code) {
+    case CURLE_OK: return FEEDLINE_CURL_OK;
+    case CURLE_OPERATION_TIMEDOUT: return FEEDLINE_CURL_TIMED_OUT;
+    case CURLE_COULDNT_CONNECT: return FEEDLINE_CURL_CANNOT_CONNECT;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY: return FEEDLINE_CURL_CANNOT_RESOLVE;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM: return FEEDLINE_CURL_CONNECTION_LOST;
+    case CURLE_OUT_OF_MEMORY: return FEEDLINE_CURL_OUT_OF_MEMORY;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE: return FEEDLINE_CURL_TLS;
+    case CURLE_ABORTED_BY_CALLBACK:
+    case CURLE_WRITE_ERROR:
+        if (is_cancelled(out)) return FEEDLINE_CURL_CANCELLED;
+        if (out->too_large) return FEEDLINE_CURL_TOO_LARGE;
+        return code == CURLE_WRITE_ERROR ? FEEDLINE_CURL_OUT_OF_MEMORY : FEEDLINE_CURL_OTHER;
+    default: return FEEDLINE_CURL_OTHER;
+    }
+}
+
+int feedline_curl_get(void *handle, const char *url, const char *const *header_lines, size_t header_count,
+                      long idle_timeout_ms, long total_timeout_ms, feedline_curl_response *out) {
+    CURL *curl = handle;
+    struct curl_slist *headers = NULL;
+    for (size_t i = 0; i < header_count; i++) {
+        struct curl_slist *grown = curl_slist_append(headers, header_lines[i]);
+        if (!grown) {
+            curl_slist_free_all(headers);
+            out->curl_code = CURLE_OUT_OF_MEMORY;
+            return FEEDLINE_CURL_OUT_OF_MEMORY;
+        }
+        headers = grown;
+    }
+    long idle_seconds = (idle_timeout_ms + 999) / 1000;
+    if (idle_seconds < 1) idle_seconds = 1;
+
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "feedline");
+    curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, idle_timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, idle_seconds);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_timeout_ms > 0 ? total_timeout_ms : 0L);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, out);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, out);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, out);
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+
+    CURLcode code = curl_easy_perform(curl);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    curl_slist_free_all(headers);
+    out->curl_code = (int)code;
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    out->status = status;
+    return classify(code, out);
+}
+
+void feedline_curl_response_free(feedline_curl_response *out) {
+    free(out->body);
+    free(out->headers);
+    out->body = NULL;
+    out->headers = NULL;
+    out->body_length = out->body_capacity = out->headers_length = out->headers_capacity = 0;
+}
+
+const char *feedline_curl_describe(int curl_code) { return curl_easy_strerror((CURLcode)curl_code); }
