@@ -24,14 +24,15 @@ struct AirKoreaDecoder {
     /// they never become "the newest data".
     static let futureAllowance: TimeInterval = 86_400
 
-    /// - Parameter head: the first bytes of `file` (already read for sniffing).
-    func decode<Sink: RecordSink>(file: URL, head: Data, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
+    /// - Parameter head: the first bytes of `source` (already read for sniffing).
+    func decode<Sink: RecordSink>(_ source: PayloadSource, head: Data, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
+        let file = source.file
         do {
             var gate = ForeignItemGate()
             let summary: PageSummary
             switch format {
-            case .xml: summary = try decodeXML(file: file, gate: &gate, into: &sink)
-            case .json: summary = try decodeJSON(file: file, gate: &gate, into: &sink)
+            case .xml: summary = try decodeXML(source, gate: &gate, into: &sink)
+            case .json: summary = try decodeJSON(source, gate: &gate, into: &sink)
             }
             if gate.onlyForeign {
                 throw FeedError(.unrecognised, .terminal,
@@ -46,7 +47,7 @@ struct AirKoreaDecoder {
                     where error.kind == .malformed && [nil, file.lastPathComponent, file.path].contains(error.context) {
             // The readers name the file (or nothing); name the request instead.
             error.context = origin
-            if format == .xml, let root = XMLItemReader.unclosedRoot(of: file, head: head),
+            if format == .xml, let root = XMLItemReader.unclosedRoot(of: source, head: head),
                ["response", "OpenAPI_ServiceResponse"].contains(root) {
                 // libxml2 words a cut-off document as "Extra content at the end of the document".
                 error.message = "The XML document ends before its root element <\(root)> is closed (a truncated download?)."
@@ -68,9 +69,9 @@ struct AirKoreaDecoder {
 
     // MARK: - XML
 
-    private func decodeXML<Sink: RecordSink>(file: URL, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
+    private func decodeXML<Sink: RecordSink>(_ source: PayloadSource, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
         let reader = XMLItemReader(schema: endpoint.schema)
-        let envelope = try reader.read(file: file) { item in
+        let envelope = try reader.read(source) { item in
             try gate.admit(item) { ready in
                 var outcome = endpoint.mapItem(ready, page)
                 if !ready.notes.isEmpty { outcome.diagnostics = ready.readerDiagnostics() + outcome.diagnostics }
@@ -112,11 +113,11 @@ struct AirKoreaDecoder {
     /// judges the envelope: provider and gateway error layers, paging numbers. The legacy
     /// list's echo objects (`parm`, `…Vo`, which can leak a `serviceKey`) are never read beyond
     /// `pageNo`/`numOfRows`.
-    private func decodeJSON<Sink: RecordSink>(file: URL, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
+    private func decodeJSON<Sink: RecordSink>(_ source: PayloadSource, gate: inout ForeignItemGate, into sink: inout Sink) throws -> PageSummary {
         let reader = JSONItemReader(schema: endpoint.schema, itemPaths: Self.jsonItemPaths,
                                     singleItemPaths: ["response/body/items/item"])
         var nonObjects: [Int] = []
-        let envelope = try reader.read(file: file, onItem: { item in
+        let envelope = try reader.read(source, onItem: { item in
             try gate.admit(item) { ready in
                 var outcome = endpoint.mapItem(ready, page)
                 if !ready.typeMismatches.isEmpty || !ready.notes.isEmpty { outcome.diagnostics = ready.readerDiagnostics() + outcome.diagnostics }

@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 import Pipeline
 
@@ -133,7 +134,8 @@ public struct AirKoreaFeed: Feed {
     /// records already delivered must be discarded with the failed page.
     public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
         let origin = payload.request?.displayURL ?? context.request?.displayURL ?? payload.file.lastPathComponent
-        let head = try Self.head(of: payload.file, origin: origin)
+        let source = PayloadSource(payload)
+        let head = try source.head(16 * 1024, origin: origin)  // the envelope and the first item
         let format = AirKoreaRecognition.sniff(head) ?? payload.format
         if let unsupported = AirKoreaRecognition(head: head, format: format).unsupportedOperation() {
             throw unsupported.payloadError(context: origin)
@@ -141,7 +143,7 @@ public struct AirKoreaFeed: Feed {
         let endpoint = try endpoint(for: payload, context: context, head: head, origin: origin)
         let decoder = AirKoreaDecoder(endpoint: endpoint, page: PageContext(context, fetchedAt: payload.fetchedAt), origin: origin,
                                       fetchedAt: payload.fetchedAt)
-        return try decoder.decode(file: payload.file, head: head, format: format, into: &sink)
+        return try decoder.decode(source, head: head, format: format, into: &sink)
     }
 
     private func endpoint(for payload: RawPayload, context: DecodeContext, head: Data, origin: String) throws -> AirKoreaEndpoint {
@@ -159,15 +161,6 @@ public struct AirKoreaFeed: Feed {
                             context: origin)
         }
         return endpoint
-    }
-
-    /// The first 16 KiB of `file`, enough to see the envelope and the first item.
-    private static func head(of file: URL, origin: String) throws -> Data {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else {
-            throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: origin)
-        }
-        defer { try? handle.close() }
-        return handle.readData(ofLength: 16 * 1024)
     }
 
     // MARK: - Parameter validation

@@ -17,11 +17,11 @@ struct CareerNetDecoder {
     /// Where the payload came from, for error messages (redacted URL or file name).
     let origin: String
 
-    func decode<Sink: RecordSink>(file: URL, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
+    func decode<Sink: RecordSink>(_ source: PayloadSource, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
         do {
             switch format {
-            case .xml: return try decodeXML(file: file, into: &sink)
-            case .json: return try decodeJSON(file: file, into: &sink)
+            case .xml: return try decodeXML(source, into: &sink)
+            case .json: return try decodeJSON(source, into: &sink)
             }
         } catch var error as FeedError where error.kind == .malformed {
             error.context = origin
@@ -31,10 +31,10 @@ struct CareerNetDecoder {
 
     // MARK: - XML
 
-    private func decodeXML<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+    private func decodeXML<Sink: RecordSink>(_ source: PayloadSource, into sink: inout Sink) throws -> PageSummary {
         let reader = XMLItemReader(schema: endpoint.schema, itemElement: "content")
         var reportedTotal: Int?
-        let envelope = try reader.read(file: file) { item in
+        let envelope = try reader.read(source) { item in
             try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: item["code"])
             if reportedTotal == nil { reportedTotal = WireValue.careerNet.integer(item["totalCount"]) }
             var outcome = endpoint.mapItem(item, page)
@@ -60,11 +60,11 @@ struct CareerNetDecoder {
     /// top-level array.
     private static let jsonItemPaths: Set<String> = ["", "content", "dataSearch/content"]
 
-    private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+    private func decodeJSON<Sink: RecordSink>(_ source: PayloadSource, into sink: inout Sink) throws -> PageSummary {
         let reader = JSONItemReader(schema: endpoint.schema, itemPaths: Self.jsonItemPaths, singleItemPaths: ["content", "dataSearch/content"])
         // A cut-off document or an error answer must not leave a partly delivered page behind:
         // the page is read and judged whole before any item is mapped.
-        let (envelope, elements) = try reader.readPage(file: file)
+        let (envelope, elements) = try reader.readPage(source)
         try checkEnvelope(envelope)
         for case .item(let item) in elements {
             try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: item["code"])

@@ -122,7 +122,8 @@ public struct CareerNetFeed: Feed {
     /// the document is read, so records delivered before a late failure belong to a failed page.
     public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
         let origin = payload.request?.displayURL ?? context.request?.displayURL ?? payload.file.lastPathComponent
-        let head = try Self.head(of: payload.file, origin: origin)
+        let source = PayloadSource(payload)
+        let head = try source.head(16 * 1024, origin: origin)  // the wrapper and the first item
         let format = PayloadArchive.sniffFormat(head) ?? payload.format
         let endpoint = try endpoint(for: payload, context: context, head: head, origin: origin)
         let list = payload.request?.parameter("gubun") ?? context.request?.parameter("gubun")
@@ -130,7 +131,7 @@ public struct CareerNetFeed: Feed {
         let fallback = context.fallbackParameters["gubun"].flatMap { endpoint.lists.contains($0) ? $0 : nil }
         let page = CareerNetPage(list: list, fallbackList: fallback)
         let decoder = CareerNetDecoder(endpoint: endpoint, page: page, origin: origin)
-        var summary = try decoder.decode(file: payload.file, format: format, into: &sink)
+        var summary = try decoder.decode(source, format: format, into: &sink)
         summary.pageNo = payload.request.flatMap { $0.parameter("thisPage") }.flatMap { Int($0) }
         return summary
     }
@@ -155,14 +156,6 @@ public struct CareerNetFeed: Feed {
         endpoint.lists.first { name.contains($0) }
     }
 
-    /// The first 16 KiB of `file`, enough to see the wrapper and the first item.
-    private static func head(of file: URL, origin: String) throws -> Data {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else {
-            throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: origin)
-        }
-        defer { try? handle.close() }
-        return handle.readData(ofLength: 16 * 1024)
-    }
 
     // MARK: - Parameter validation
 

@@ -161,12 +161,19 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             let text = String(decoding: UnsafeRawBufferPointer(start: raw, count: response.pointee.headers_length), as: UTF8.self)
             for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).dropFirst() {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = Self.trimmed(line[..<colon]).lowercased()
+                let value = Self.trimmed(line[line.index(after: colon)...])
                 fields[name] = fields[name].map { "\($0), \(value)" } ?? value
             }
         }
         return HTTPResponse(status: Int(response.pointee.status), contentType: fields["content-type"], body: body, headers: fields)
+    }
+
+    /// Without spaces and tabs around (Foundation's character-set trimming builds a bitmap per call).
+    private static func trimmed(_ text: Substring) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(text[first...last])
     }
 
     private func takeHandle() -> UnsafeMutableRawPointer? {

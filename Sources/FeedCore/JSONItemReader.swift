@@ -42,6 +42,12 @@ public struct JSONItemReader: Sendable {
         self.maxDepth = maxDepth
     }
 
+    /// Reads a payload's bytes when they are at hand, else its file (`read(file:…)`).
+    public func read(_ source: PayloadSource, onItem: (ItemFields) throws -> Void, onNonObject: (Int) -> Void = { _ in }) throws -> JSONEnvelope {
+        guard let bytes = source.bytes else { return try read(file: source.file, onItem: onItem, onNonObject: onNonObject) }
+        return try read(data: bytes, context: source.file.lastPathComponent, onItem: onItem, onNonObject: onNonObject)
+    }
+
     /// Reads `file`. `onItem` gets each item object; `onNonObject` each array element that is
     /// not an object (its position).
     public func read(file: URL, onItem: (ItemFields) throws -> Void, onNonObject: (Int) -> Void = { _ in }) throws -> JSONEnvelope {
@@ -59,20 +65,20 @@ public struct JSONItemReader: Sendable {
         case notObject(position: Int)
     }
 
-    /// Reads `file` whole and returns its items in order, for decoders that must judge the
-    /// envelope (an error answer, a cut-off document) before mapping anything, so a bad page
-    /// never leaves part of itself delivered. Memory is one page of field strings.
-    /// `readPage(file:)`, its errors naming `context` (the payload's URL or file) as where.
-    public func readPage(file: URL, context: String?) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
-        do { return try readPage(file: file) } catch var error as FeedError {
+    /// `readPage(_:)`, its errors naming `context` (the payload's URL or file) as where.
+    public func readPage(_ source: PayloadSource, context: String?) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
+        do { return try readPage(source) } catch var error as FeedError {
             error.context = context
             throw error
         }
     }
 
-    public func readPage(file: URL) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
+    /// Reads a payload whole and returns its items in order, for decoders that must judge the
+    /// envelope (an error answer, a cut-off document) before mapping anything, so a bad page
+    /// never leaves part of itself delivered. Memory is one page of field strings.
+    public func readPage(_ source: PayloadSource) throws -> (envelope: JSONEnvelope, elements: [PageElement]) {
         var elements: [PageElement] = []
-        let envelope = try read(file: file, onItem: { elements.append(.item($0)) },
+        let envelope = try read(source, onItem: { elements.append(.item($0)) },
                                 onNonObject: { elements.append(.notObject(position: $0)) })
         return (envelope, elements)
     }

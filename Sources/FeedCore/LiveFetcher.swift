@@ -97,7 +97,9 @@ public struct LiveFetcher: PayloadFetching {
         // Some endpoints echo the key, in whatever form they decoded or escaped it: every form
         // is removed before the archive, the parser or a message can see the body.
         let body = scrubber?.scrub(response.body) ?? response.body
-        return try archive.store(body, request: request, fetchedAt: started, httpStatus: response.status, contentType: response.contentType)
+        var payload = try archive.store(body, request: request, fetchedAt: started, httpStatus: response.status, contentType: response.contentType)
+        payload.bytes = body  // decoded from memory, not read back from the archive
+        return payload
     }
 
     private static func describe(_ error: Error) -> String {

@@ -45,6 +45,12 @@ public struct XMLItemReader: Sendable {
         self.parser = parser
     }
 
+    /// Reads a payload's bytes when they are at hand, else its file (`read(file:onItem:)`).
+    public func read(_ source: PayloadSource, onItem: (ItemFields) throws -> Void) throws -> XMLEnvelope {
+        guard let bytes = source.bytes else { return try read(file: source.file, onItem: onItem) }
+        return try read(data: bytes, context: source.file.lastPathComponent, onItem: onItem)
+    }
+
     /// Reads `file`, calling `onItem` for each item in document order. A file up to
     /// `XMLScanner.maximumDocument` bytes is read whole and scanned; a larger one is streamed
     /// through libxml2 in 64 KiB chunks.
@@ -132,12 +138,14 @@ public struct XMLItemReader: Sendable {
     /// content at the end of the document"). Nil when the root is closed or there is none.
     /// - Parameter head: the first bytes of `file`, when already read.
     public static func unclosedRoot(of file: URL, head: Data? = nil) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
-        defer { try? handle.close() }
-        guard let root = rootElement(of: head ?? handle.readData(ofLength: 4096)) else { return nil }
-        let size = handle.seekToEndOfFile()
-        handle.seek(toFileOffset: size > 512 ? size - 512 : 0)
-        let tail = [UInt8](handle.readDataToEndOfFile())
+        unclosedRoot(of: PayloadSource(file: file), head: head)
+    }
+
+    /// `unclosedRoot(of:head:)` of a payload's bytes or file.
+    public static func unclosedRoot(of source: PayloadSource, head: Data? = nil) -> String? {
+        guard let head = head ?? (try? source.head(4096, origin: "")), let root = rootElement(of: head),
+              let last = source.tail(512) else { return nil }
+        let tail = [UInt8](last)
         let end = tail.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? 0
         return tail[..<end].reversed().starts(with: "</\(root)>".utf8.reversed()) ? nil : root
     }

@@ -29,10 +29,10 @@ struct OpenAQDecoder {
     static let sensorsReader = JSONItemReader(schema: OpenAQMapping.sensorSchema, itemPaths: ["results"])
     static let hoursReader = JSONItemReader(schema: OpenAQMapping.hourlySchema, itemPaths: ["results"])
 
-    func decode<Sink: RecordSink>(file: URL, answer: OpenAQEndpoint.Answer, into sink: inout Sink) throws -> PageSummary {
+    func decode<Sink: RecordSink>(_ source: PayloadSource, answer: OpenAQEndpoint.Answer, into sink: inout Sink) throws -> PageSummary {
         switch answer {
         case .locations:
-            let envelope = try read { try Self.treeReader.read(file: file, onItem: { _ in }) }
+            let envelope = try read { try Self.treeReader.read(source, onItem: { _ in }) }
             let tree = OpenAQTree(envelope)
             try checkEnvelope(tree)
             guard !tree.isObject("results"), !tree.isLeaf("results") else { throw notAnArray() }
@@ -41,7 +41,7 @@ struct OpenAQDecoder {
             return summary
         case .sensors, .latest, .hours:
             let reader = answer == .sensors ? Self.sensorsReader : answer == .latest ? Self.latestReader : Self.hoursReader
-            let page = try read { try reader.readPage(file: file) }
+            let page = try read { try reader.readPage(source) }
             let tree = OpenAQTree(page.envelope)
             try checkEnvelope(tree)
             guard page.envelope.itemArrays.contains("results") else { throw notAnArray() }

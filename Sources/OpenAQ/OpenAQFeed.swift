@@ -199,7 +199,8 @@ public struct OpenAQFeed: Feed {
     public func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
         let request = payload.request ?? context.request
         let origin = request?.displayURL ?? payload.file.lastPathComponent
-        let head = try Self.head(of: payload.file, origin: origin)
+        let source = PayloadSource(payload)
+        let head = try source.head(4096, origin: origin)  // enough to judge its shape
         let shape = OpenAQShape.of(head: head)
         let endpoint: OpenAQEndpoint
         if let name = request?.operation ?? payload.operation {
@@ -230,7 +231,7 @@ public struct OpenAQFeed: Feed {
         }
         let decoder = OpenAQDecoder(origin: origin, httpStatus: payload.httpStatus, fetchedAt: payload.fetchedAt, contextID: contextID,
                                     window: window.map { (window: $0.0, firstPage: $0.1) })
-        return try decoder.decode(file: payload.file, answer: endpoint.answer, into: &sink)
+        return try decoder.decode(source, answer: endpoint.answer, into: &sink)
     }
 
     /// The location or sensor id a page of `endpoint` is for: the request path's, else the file
@@ -257,12 +258,4 @@ public struct OpenAQFeed: Feed {
         return nil
     }
 
-    /// The first bytes of `file`, enough to judge its shape.
-    private static func head(of file: URL, origin: String) throws -> Data {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else {
-            throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: origin)
-        }
-        defer { try? handle.close() }
-        return handle.readData(ofLength: 4096)
-    }
 }

@@ -37,8 +37,8 @@ struct GeocodingDecoder {
     /// are envelope leaves.
     static let reader = JSONItemReader(schema: schema, itemPaths: [""])
 
-    func decode<Sink: RecordSink>(file: URL, query: Query, resolvedAt: Date, into sink: inout Sink) throws -> PageSummary {
-        let page = try Self.reader.readPage(file: file, context: origin)
+    func decode<Sink: RecordSink>(_ source: PayloadSource, query: Query, resolvedAt: Date, into sink: inout Sink) throws -> PageSummary {
+        let page = try Self.reader.readPage(source, context: origin)
         let envelope = page.envelope
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         if envelope.objects.contains("") {

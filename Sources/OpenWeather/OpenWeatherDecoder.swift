@@ -31,11 +31,11 @@ struct OpenWeatherDecoder {
         case inferred(fileName: String, fetchedAt: Date)
     }
 
-    /// Decodes `file`. `expected` is the answer the request asked for (nil: whatever the bytes
+    /// Decodes `source`. `expected` is the answer the request asked for (nil: whatever the bytes
     /// hold); `units` the units a weather answer is in.
-    func decode<Sink: RecordSink>(file: URL, expected: OpenWeatherEndpoint.Answer?, kind: KindSource, units: OpenWeatherUnits,
+    func decode<Sink: RecordSink>(_ source: PayloadSource, expected: OpenWeatherEndpoint.Answer?, kind: KindSource, units: OpenWeatherUnits,
                                   into sink: inout Sink) throws -> PageSummary {
-        let page = try Self.reader.readPage(file: file, context: origin)
+        let page = try Self.reader.readPage(source, context: origin)
         let envelope = page.envelope
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         guard envelope.objects.contains("") else {

@@ -336,7 +336,7 @@ public struct OpenWeatherFeed: Feed {
             } else {
                 query = .unknown
             }
-            return try GeocodingDecoder(origin: origin).decode(file: payload.file, query: query, resolvedAt: payload.fetchedAt, into: &sink)
+            return try GeocodingDecoder(origin: origin).decode(PayloadSource(payload), query: query, resolvedAt: payload.fetchedAt, into: &sink)
         }
         let kind: OpenWeatherDecoder.KindSource
         // A request's operation is what was fetched; a bare file's recognised `air-pollution`
@@ -368,6 +368,6 @@ public struct OpenWeatherFeed: Feed {
             case .weather, .places: endpoint.answer
             }
         }
-        return try decoder.decode(file: payload.file, expected: answer, kind: kind, units: units, into: &sink)
+        return try decoder.decode(PayloadSource(payload), expected: answer, kind: kind, units: units, into: &sink)
     }
 }

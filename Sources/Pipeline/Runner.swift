@@ -142,6 +142,7 @@ public struct PipelineRunner: Sendable {
                 let inspection = try payload.inspection ?? PageInspection(prepared: Self.prepare(
                     StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path)))
                 payload.inspection = inspection
+                payload.bytes = nil  // decoded: the archive copy is the bytes from now on
                 let summary = inspection.summary
                 events(.fetched(request, page: page, items: summary.itemCount, reportedTotal: summary.reportedTotal))
                 staged.append(StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path))
@@ -571,6 +572,7 @@ public struct PageInspector: Sendable {
         var inspected = payload
         let staged = StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: request), archivePath: payload.file.path)
         inspected.inspection = PageInspection(prepared: try PipelineRunner.prepare(staged))
+        inspected.bytes = nil  // decoded: the archive copy is the bytes from now on
         return inspected
     }
 }

@@ -128,6 +128,10 @@ public struct RawPayload: Sendable {
     /// The page decoded once, when the fetch stage already did it (`PageInspector`): the load
     /// writes these records instead of decoding the bytes again.
     public var inspection: PageInspection?
+    /// The bytes themselves while the fetch stage holds them (a page just received, already in
+    /// the archive at `file`), so it is decoded without reading the archive copy back. Dropped
+    /// once the page is decoded; nil for files on disk.
+    public var bytes: Data?
 
     public init(file: URL, request: FeedRequest?, source: String?, operation: String?, format: PayloadFormat,
                 fetchedAt: Date, httpStatus: Int? = nil, contentType: String? = nil, sha256: String, byteCount: Int) {

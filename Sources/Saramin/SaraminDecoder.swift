@@ -14,15 +14,15 @@ struct SaraminDecoder {
     /// Where the payload came from, for error messages (redacted URL or file name).
     let origin: String
 
-    func decode<Sink: RecordSink>(file: URL, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
+    func decode<Sink: RecordSink>(_ source: PayloadSource, format: PayloadFormat, into sink: inout Sink) throws -> PageSummary {
         do {
             switch format {
-            case .xml: return try decodeXML(file: file, into: &sink)
-            case .json: return try decodeJSON(file: file, into: &sink)
+            case .xml: return try decodeXML(source, into: &sink)
+            case .json: return try decodeJSON(source, into: &sink)
             }
         } catch var error as FeedError where error.kind == .malformed {
             error.context = origin
-            if format == .xml, let root = XMLItemReader.unclosedRoot(of: file) {
+            if format == .xml, let root = XMLItemReader.unclosedRoot(of: source) {
                 // libxml2 may word a cut-off document otherwise ("Extra content at the end of the document").
                 error.message = "The XML document ends before its root element <\(root)> is closed (truncated?)."
             }
@@ -32,11 +32,11 @@ struct SaraminDecoder {
 
     // MARK: - JSON
 
-    private func decodeJSON<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+    private func decodeJSON<Sink: RecordSink>(_ source: PayloadSource, into sink: inout Sink) throws -> PageSummary {
         let reader = JSONItemReader(schema: SaraminField.schema, itemPaths: ["jobs/job"], singleItemPaths: ["jobs/job"])
         // A cut-off document must not leave a partly delivered page behind: the page is read
         // whole before any job is mapped.
-        let (envelope, elements) = try reader.readPage(file: file)
+        let (envelope, elements) = try reader.readPage(source)
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         guard envelope.objects.contains("") else {
             throw FeedError(.malformed, .terminal, "The JSON is not an object: it is not a Saramin job-search answer.", context: origin)
@@ -56,9 +56,9 @@ struct SaraminDecoder {
 
     // MARK: - XML
 
-    private func decodeXML<Sink: RecordSink>(file: URL, into sink: inout Sink) throws -> PageSummary {
+    private func decodeXML<Sink: RecordSink>(_ source: PayloadSource, into sink: inout Sink) throws -> PageSummary {
         let reader = XMLItemReader(schema: SaraminField.schema, itemElement: "job")
-        let envelope = try reader.read(file: file) { job in
+        let envelope = try reader.read(source) { job in
             try deliver(SaraminJobMapping.map(job), to: &sink)
         }
         let leaves = Self.documentLeaves(of: envelope)

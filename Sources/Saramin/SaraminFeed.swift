@@ -136,19 +136,12 @@ public struct SaraminFeed: Feed {
             throw FeedError(.unrecognised, .terminal, "“\(declared)” is not a Saramin operation, so the payload cannot be decoded.",
                             context: origin)
         }
-        let head = try Self.head(of: payload.file, origin: origin)
+        let source = PayloadSource(payload)
+        let head = try source.head(512, origin: origin)  // enough to tell XML from JSON
         let format = PayloadArchive.sniffFormat(head) ?? payload.format
-        return try SaraminDecoder(origin: origin).decode(file: payload.file, format: format, into: &sink)
+        return try SaraminDecoder(origin: origin).decode(source, format: format, into: &sink)
     }
 
-    /// The first bytes of `file`, enough to tell XML from JSON.
-    private static func head(of file: URL, origin: String) throws -> Data {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else {
-            throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: origin)
-        }
-        defer { try? handle.close() }
-        return handle.readData(ofLength: 512)
-    }
 
     // MARK: - Parameter validation
 

@@ -18,13 +18,15 @@ extension SQLiteStore: QuotaLedger {
         try pool.write { db in
             // The SELECT's WHERE keeps a limit of 0 from inserting; the UPDATE's WHERE stops at the
             // limit. RETURNING yields a row only when a call was counted.
-            let counted = try Int.fetchOne(db, sql: """
+            // Cached: a live run counts every page it fetches.
+            let statement = try db.cachedStatement(sql: """
                 INSERT INTO api_call (source, api, credential_variable, key_fingerprint, kst_date, calls)
                 SELECT ?, ?, ?, ?, ?, 1 WHERE ? IS NULL OR ? > 0
                 ON CONFLICT (source, api, credential_variable, key_fingerprint, kst_date)
                 DO UPDATE SET calls = api_call.calls + 1 WHERE ? IS NULL OR api_call.calls < ?
                 RETURNING calls
-                """, arguments: StatementArguments(Self.key(scope, day) + [limit, limit, limit, limit]))
+                """)
+            let counted = try Int.fetchOne(statement, arguments: StatementArguments(Self.key(scope, day) + [limit, limit, limit, limit]))
             return counted != nil
         }
     }

@@ -15,6 +15,8 @@ import TestSupport
         let base: AirKoreaFeed
         let decodes: Counter
         var requestBuilds = Counter()
+        /// Decodes of bytes held in memory (a page just fetched) rather than read from a file.
+        var fromMemory = Counter()
         var source: String { base.source }
         var operations: [String] { base.operations }
         var credentialVariable: String { base.credentialVariable }
@@ -28,6 +30,7 @@ import TestSupport
         func recognise(head: Data, format: PayloadFormat) -> String? { base.recognise(head: head, format: format) }
         func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary {
             decodes.increment()
+            if payload.bytes != nil { fromMemory.increment() }
             return try base.decode(payload, context: context, into: &sink)
         }
     }
@@ -55,13 +58,16 @@ import TestSupport
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-            let counter = Counter(), builds = Counter()
+            let counter = Counter(), builds = Counter(), fromMemory = Counter()
             var environment = env.environment
-            environment.feeds = [CountingFeed(base: AirKoreaFeed(baseURL: server.baseURL), decodes: counter, requestBuilds: builds)]
+            environment.feeds = [CountingFeed(base: AirKoreaFeed(baseURL: server.baseURL), decodes: counter, requestBuilds: builds,
+                                              fromMemory: fromMemory)]
             let status = await Console(environment: environment).run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
             #expect(status == .success, "\(env.printed)")
             #expect(server.requests.count == 4, "three pages, one retried")
             #expect(counter.count == 4, "one decode per fetched answer, not \(counter.count)")
+            // …each from the bytes received, not from the archive copy read back.
+            #expect(fromMemory.count == 4, "decoded from memory: \(fromMemory.count) of \(counter.count)")
             #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 7)
             // Requests are built when the pipeline file is checked and once for the run: the
             // quota check and the runner share the plan.

@@ -96,4 +96,23 @@ import TestSupport
         try Data("<job-search><jobs/></job-search>\n".utf8).write(to: whole)
         #expect(XMLItemReader.unclosedRoot(of: whole) == nil)
     }
+
+    /// A payload whose bytes are in memory is read from them: its file (here one that does not
+    /// exist) is only a name for messages.
+    @Test func bytesInMemoryAreReadInsteadOfTheFile() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/feedline/page.xml")
+        let xml = Data("<job-search><jobs><job><id>7</id><position><title>T</title></position></job></jobs></job-search>".utf8)
+        var items: [ItemFields] = []
+        _ = try XMLItemReader(schema: schema, itemElement: "job").read(PayloadSource(file: missing, bytes: xml)) { items.append($0) }
+        #expect(items.map { $0["id"] } == ["7"])
+        let json = Data(#"{"jobs":{"job":[{"id":"8"},{"id":"9"}]}}"#.utf8)
+        let page = try JSONItemReader(schema: schema, itemPaths: ["jobs/job"]).readPage(PayloadSource(file: missing, bytes: json))
+        #expect(page.elements.count == 2)
+        #expect(XMLItemReader.unclosedRoot(of: PayloadSource(file: missing, bytes: Data("<job-search><jobs>".utf8))) == "job-search")
+        #expect(XMLItemReader.unclosedRoot(of: PayloadSource(file: missing, bytes: xml)) == nil)
+        // Without bytes, the file is read, and a missing one is an error naming it.
+        #expect(throws: FeedError.self) {
+            try XMLItemReader(schema: schema, itemElement: "job").read(PayloadSource(file: missing)) { _ in }
+        }
+    }
 }
