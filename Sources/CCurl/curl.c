@@ -93,7 +93,8 @@ static int classify(CURLcode code, feedline_curl_response *out) {
     case CURLE_WRITE_ERROR:
         if (is_cancelled(out)) return FEEDLINE_CURL_CANCELLED;
         if (out->too_large) return FEEDLINE_CURL_TOO_LARGE;
-        return code == CURLE_WRITE_ERROR ? FEEDLINE_CURL_OUT_OF_MEMORY : FEEDLINE_CURL_OTHER;
+        // A refused write that is neither (a body that could not grow, absurd headers).
+        return FEEDLINE_CURL_OTHER;
     default: return FEEDLINE_CURL_OTHER;
     }
 }

@@ -45,7 +45,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case timedOut, cannotConnect, cannotResolveHost, connectionLost, tls, outOfMemory
         /// The body passed the transport's limit (bytes).
         case tooLarge(Int)
-        /// A header the caller gave cannot be sent (a line break or a bad name).
+        /// A header the caller gave cannot be sent (a line break or NUL in its value, a bad name).
         case invalidHeader
         case other
     }
@@ -64,7 +64,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case .tls: return "the TLS connection failed" + (detail.map { " (\($0))" } ?? "")
         case .outOfMemory: return "out of memory while receiving"
         case .tooLarge(let limit): return "the response is larger than \(limit / (1 << 20)) MiB"
-        case .invalidHeader: return "a request header contains a line break or an invalid name"
+        case .invalidHeader: return "a request header has a line break or NUL in its value, or an invalid name"
         case .other: return "network error" + (detail.map { " (\($0))" } ?? "")
         }
     }
@@ -103,7 +103,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         var lines: [String] = []
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }),
-                  !value.contains(where: \.isNewline) else { throw HTTPTransportError(.invalidHeader) }
+                  !value.contains(where: { $0.isNewline || $0 == "\0" }) else { throw HTTPTransportError(.invalidHeader) }
             // "Name:" with nothing after it would tell libcurl to drop the header; "Name;" sends it empty.
             lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
         }

@@ -23,7 +23,7 @@ public struct PayloadSource: Sendable {
     /// The first `count` bytes (fewer when the payload is shorter), to recognise the payload.
     /// Throws a terminal `malformed` error naming `origin` when the file cannot be opened.
     public func head(_ count: Int, origin: String) throws -> Data {
-        if let bytes { return bytes.prefix(count) }
+        if let bytes { return Data(bytes.prefix(count)) }  // a copy indexed from 0, as a file's read is
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw FeedError(.malformed, .terminal, "Cannot open the payload file.", context: origin)
         }
@@ -33,7 +33,7 @@ public struct PayloadSource: Sendable {
 
     /// The last `count` bytes (fewer when the payload is shorter); nil when the file cannot be read.
     func tail(_ count: Int) -> Data? {
-        if let bytes { return bytes.suffix(count) }
+        if let bytes { return Data(bytes.suffix(count)) }
         guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
         defer { try? handle.close() }
         let size = handle.seekToEndOfFile()
