@@ -102,20 +102,12 @@ public struct LiveFetcher: PayloadFetching {
         return payload
     }
 
+    /// How a transport failure reads after "The request failed: " (never the URL: it may hold
+    /// the key).
     private static func describe(_ error: Error) -> String {
         if let error = error as? HTTPTransportError { return error.description }
-        let ns = error as NSError
-        if ns.domain == NSURLErrorDomain {
-            switch ns.code {
-            case NSURLErrorTimedOut: return "timed out"
-            case NSURLErrorCannotConnectToHost: return "could not connect to the host"
-            case NSURLErrorNetworkConnectionLost: return "the connection was lost"
-            case NSURLErrorNotConnectedToInternet: return "no network connection"
-            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "the host name could not be resolved"
-            default: return "network error \(ns.code)"
-            }
-        }
-        return "\(type(of: error)) \(ns.code)"
+        if error is CancellationError { return "cancelled (the run was stopped)" }
+        return "\(type(of: error))"
     }
 
     private static func hint(_ status: Int) -> String {
