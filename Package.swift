@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // Process-wide SQLite settings that only C can make (`sqlite3_config` is variadic).
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // Process-wide malloc settings (mallopt lives in malloc.h, which Swift's Glibc module leaves out).
+        .target(name: "CProcess"),
         // SQLite through GRDB: migrations, stores, ledger.
         .target(name: "Storage", dependencies: ["Domain", "Pipeline", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift")],
                 exclude: ["README.md"]),
@@ -70,7 +72,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
-        .executableTarget(name: "feedline", dependencies: ["App", "Storage"]),
+        .executableTarget(name: "feedline", dependencies: ["App", "Storage", "CProcess"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),

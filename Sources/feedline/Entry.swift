@@ -1,4 +1,5 @@
 import App
+import CProcess
 import Storage
 
 /// The executable: hands the command line to feedline's command tree.
@@ -6,6 +7,10 @@ import Storage
 struct Entry {
     static func main() async {
         SQLiteProcess.prepare()  // before any thread or database exists
+        // One malloc arena for every thread instead of one per thread that allocates: a replay's
+        // decoding and writing threads otherwise each keep freed memory in an arena of their own
+        // (peak RSS of a 7-day replay 49.4 → 46.1 MiB at the same CPU; README, "Performance").
+        feedline_malloc_one_arena()
         await FeedlineCommand.main()
     }
 }

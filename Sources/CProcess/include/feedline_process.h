@@ -1,0 +1,9 @@
+#ifndef FEEDLINE_PROCESS_H
+#define FEEDLINE_PROCESS_H
+
+/// Makes every thread allocate from glibc's main malloc arena (mallopt M_ARENA_MAX = 1) instead
+/// of one arena per thread that allocates (up to 8 per core). Call first thing, before other
+/// threads exist. Returns 1 when the setting took (0 otherwise: nothing changes then).
+int feedline_malloc_one_arena(void);
+
+#endif
