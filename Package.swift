@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // Process-wide SQLite settings that only C can make (`sqlite3_config` is variadic).
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // Process-wide malloc settings (mallopt lives in malloc.h, which Swift's Glibc module leaves out).
+        // Process settings Swift cannot make: malloc's (malloc.h is not in Swift's Glibc module), prctl (variadic).
         .target(name: "CProcess"),
         // SQLite through GRDB: migrations, stores, ledger.
         .target(name: "Storage", dependencies: ["Domain", "Pipeline", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift")],
@@ -67,7 +67,7 @@ let package = Package(
         ], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
-            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage", "PostgresStorage",
+            "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage", "PostgresStorage", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),

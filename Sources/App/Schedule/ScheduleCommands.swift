@@ -54,12 +54,21 @@ struct ScheduleCommand: AsyncParsableCommand {
             try finish(feedline.printUpcoming(names: pipelines, paths: paths, count: next))
             return
         }
+        // Waiting happens in a process of its own that never opens the database (see
+        // ScheduleSupervisor); this returns only in that process's cycles, or with
+        // FEEDLINE_SCHEDULE_PROCESS=single.
+        if let problem = ScheduleSupervisor.becomeSupervisor(variables: env.variables, quiet: global.quiet) {
+            env.errorOutput("warning: feedline schedule: \(problem).")
+        }
+        let cycle = ScheduleSupervisor.cycle(variables: env.variables)
         let stop = StopSignal()
         let stopper = SignalStopper(stop: stop) { name in
+            // A cycle's supervisor says it (and passes the signal on), unless it is gone.
+            if let cycle, ScheduleSupervisor.supervisorIsAlive(cycle) { return }
             env.errorOutput("feedline schedule: \(name) received; finishing the run in hand, then stopping.")
         }
         let status = await feedline.schedule(names: pipelines, source: fromFixtures ? .fixtures : .live, paths: paths,
-                                             sleeper: .live(clock: env.clock), stop: stop, maximumCatchUp: maxCatchUp)
+                                             sleeper: .live(clock: env.clock), stop: stop, maximumCatchUp: maxCatchUp, cycle: cycle)
         stopper.cancel()
         try finish(status)
     }

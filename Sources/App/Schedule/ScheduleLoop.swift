@@ -141,8 +141,22 @@ extension Console {
     /// `catch_up` policy. On a stop request the run in hand finishes (its load commits or rolls
     /// back) and the scheduler returns `.success`; runs still queued are left for the next start,
     /// which catches them up from the ledger.
+    ///
+    /// As a `cycle` (a process `ScheduleSupervisor` started), the loop starts from the cursors
+    /// the last cycle reported, prints its banner only if it is the first, and instead of
+    /// sleeping until a fire time at least `ScheduleCycle.handBackAfter` away (or stopping),
+    /// reports to the supervisor and returns.
     public func schedule(names: [String], source: RunMode, paths: Paths, sleeper: Sleeper, stop: StopSignal,
                          maximumCatchUp: Int = 100) async -> ExitStatus {
+        await schedule(names: names, source: source, paths: paths, sleeper: sleeper, stop: stop, maximumCatchUp: maximumCatchUp, cycle: nil)
+    }
+
+    func schedule(names: [String], source: RunMode, paths: Paths, sleeper: Sleeper, stop: StopSignal,
+                  maximumCatchUp: Int = 100, cycle: ScheduleCycle?) async -> ExitStatus {
+        if let cycle, !ScheduleSupervisor.supervisorIsAlive(cycle) {
+            environment.errorOutput("error: feedline schedule: the waiting process is gone; stopping.")
+            return .failure
+        }
         guard let pipelines = scheduledPipelines(names: names, paths: paths) else { return .configuration }
         let lockWait: TimeInterval
         do { lockWait = try Self.scheduleLockWait(environment.variables) } catch {
@@ -161,14 +175,24 @@ extension Console {
             return .failure
         }
         let clock = environment.clock, logger = environment.logger
-        var core = SchedulerCore(pipelines: pipelines, lastStarts: lastStarts, now: clock(), maximumCatchUp: maximumCatchUp)
-        environment.output("feedline schedule: \(pipelines.count) pipeline\(pipelines.count == 1 ? "" : "s") (\(ledgerMode.rawValue)), database \(paths.databaseName); stop with SIGTERM or Ctrl-C.")
-        for next in core.upcoming(after: clock()) {
-            let zone = pipelines.first { $0.name == next.pipeline }?.schedule.timeZone ?? .current
-            environment.output("  \(next.pipeline)\tnext \(Self.localTime(next.at, zone: zone))")
+        // A cycle goes on from where the last one was: a slot it handled (ran, or found claimed
+        // or given up) is not caught up again from the ledger.
+        let starts = lastStarts.merging(cycle?.cursors ?? [:]) { max($0, $1) }
+        var core = SchedulerCore(pipelines: pipelines, lastStarts: starts, now: clock(), maximumCatchUp: maximumCatchUp)
+        if cycle?.first ?? true {
+            environment.output("feedline schedule: \(pipelines.count) pipeline\(pipelines.count == 1 ? "" : "s") (\(ledgerMode.rawValue)), database \(paths.databaseName); stop with SIGTERM or Ctrl-C.")
+            for next in core.upcoming(after: clock()) {
+                let zone = pipelines.first { $0.name == next.pipeline }?.schedule.timeZone ?? .current
+                environment.output("  \(next.pipeline)\tnext \(Self.localTime(next.at, zone: zone))")
+            }
         }
 
         var runs = 0
+        /// A cycle's report: the supervisor waits (or stops) and starts the next cycle from it.
+        func handBack(next: Date?) -> ExitStatus {
+            ScheduleSupervisor.report(CycleOutcome(runs: runs, next: next, stoppedBy: stop.requestedBy, cursors: core.cursors))
+            return .success
+        }
         while !stop.isRequested {
             switch core.decide(now: clock()) {
             case .run(let due):
@@ -192,13 +216,20 @@ extension Console {
                     }
                 }
             case .sleep(let until):
+                if cycle != nil, until.timeIntervalSince(clock()) >= ScheduleCycle.handBackAfter {
+                    logger.debug("waiting in the supervisor until the next fire time", metadata: ["schedule.until": "\(iso8601UTC(until))"])
+                    return handBack(next: until)
+                }
                 logger.debug("sleeping until the next fire time", metadata: ["schedule.until": "\(iso8601UTC(until))"])
                 await sleeper.sleep(until, stop)
             case .idle:
                 logger.notice("no pipeline has a future fire time; waiting for a stop signal")
+                if cycle != nil { return handBack(next: nil) }
                 await sleeper.sleep(.distantFuture, stop)
             }
         }
+        // A cycle's supervisor says it: it knows the runs of every cycle.
+        if cycle != nil { return handBack(next: nil) }
         environment.output("feedline schedule: stopped on \(stop.requestedBy ?? "request") after \(runs) run\(runs == 1 ? "" : "s").")
         return .success
     }
