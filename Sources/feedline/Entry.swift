@@ -12,7 +12,8 @@ struct Entry {
         SQLiteProcess.prepare()  // before any thread or database exists
         // One malloc arena for every thread instead of one per thread that allocates: a replay's
         // decoding and writing threads otherwise each keep freed memory in an arena of their own
-        // (peak RSS of a 7-day replay 49.4 → 46.1 MiB at the same CPU; README, "Performance").
+        // (peak RSS of a 7-day replay 48.7 → 45.7 MiB, mean of four pairs, at the same CPU;
+        // README, "Performance").
         feedline_malloc_one_arena()
         await FeedlineCommand.main()
     }
