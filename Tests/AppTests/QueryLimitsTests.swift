@@ -180,16 +180,15 @@ import TestSupport
             process.arguments = arguments + ["--db", env.database.path]
             process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDLINE_") }
             process.currentDirectoryURL = env.dir.url
-            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            let stdin = Pipe()
+            let out = try OutputFile(env.dir.url, "stdout.txt"), err = try OutputFile(env.dir.url, "stderr.txt")
             process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = stderr
-            let out = PipeText(stdout), err = PipeText(stderr)
+            process.standardOutput = out.handle
+            process.standardError = err.handle
             try process.run()
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
             process.waitUntilExit()
-            Thread.sleep(forTimeInterval: 0.1)  // let the pipe handlers drain
             return (process.terminationStatus, out.text, err.text)
         }
 

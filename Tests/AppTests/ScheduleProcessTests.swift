@@ -18,17 +18,20 @@ enum FeedlineExecutable {
     }
 }
 
-/// Text a child process writes, collected off its pipe.
-final class PipeText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    init(_ pipe: Pipe) {
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let chunk = handle.availableData
-            if !chunk.isEmpty { self?.lock.withLock { self?.data.append(chunk) } }
-        }
+/// What a child process writes to a file (standard output or error), read back whenever asked.
+/// A file rather than a pipe: a pipe's `readabilityHandler` is a libdispatch source, and closing
+/// its descriptor while the source is registered is a crash waiting to happen in a test process
+/// that runs many of them at once.
+final class OutputFile: @unchecked Sendable {
+    let url: URL
+    let handle: FileHandle
+    init(_ directory: URL, _ name: String) throws {
+        url = directory.appendingPathComponent(name)
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        handle = try FileHandle(forWritingTo: url)
     }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    var text: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+    deinit { try? handle.close() }
 }
 
 /// The real process: `feedline schedule` in its own process, stopped with a real SIGTERM.
@@ -55,10 +58,9 @@ struct ScheduleProcessTests {
                              "--fixtures", FixturePaths.fixtures.path]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDLINE_") }
         process.currentDirectoryURL = env.dir.url
-        let stdoutPipe = Pipe(), stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        let stdout = PipeText(stdoutPipe), stderr = PipeText(stderrPipe)
+        let stdout = try OutputFile(env.dir.url, "stdout.txt"), stderr = try OutputFile(env.dir.url, "stderr.txt")
+        process.standardOutput = stdout.handle
+        process.standardError = stderr.handle
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
@@ -82,8 +84,8 @@ struct ScheduleProcessTests {
     /// `feedline schedule` started in its own process, output collected.
     struct Scheduler {
         let process = Process()
-        let stdout: PipeText
-        let stderr: PipeText
+        let stdout: OutputFile
+        let stderr: OutputFile
         var pid: Int32 { process.processIdentifier }
 
         init(_ env: TestEnvironment, pipelines: URL, names: [String] = [], variables: [String: String] = [:]) throws {
@@ -92,11 +94,10 @@ struct ScheduleProcessTests {
                                                         "--fixtures", FixturePaths.fixtures.path]
             process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDLINE_") }.merging(variables) { _, b in b }
             process.currentDirectoryURL = env.dir.url
-            let stdoutPipe = Pipe(), stderrPipe = Pipe()
-            process.standardOutput = stdoutPipe
-            process.standardError = stderrPipe
-            stdout = PipeText(stdoutPipe)
-            stderr = PipeText(stderrPipe)
+            stdout = try OutputFile(env.dir.url, "stdout.txt")
+            stderr = try OutputFile(env.dir.url, "stderr.txt")
+            process.standardOutput = stdout.handle
+            process.standardError = stderr.handle
             try process.run()
         }
 
