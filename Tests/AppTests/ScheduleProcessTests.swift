@@ -112,6 +112,27 @@ struct ScheduleProcessTests {
         func kill(_ signal: Int32 = SIGKILL) { if process.isRunning { Glibc.kill(pid, signal) } }
     }
 
+    /// Sends SIGTERM and waits for the scheduler to exit and say so; false (recorded) if it did not exit.
+    func stop(_ scheduler: Scheduler) -> Bool {
+        scheduler.kill(SIGTERM)
+        let exited = waitFor(60) { !scheduler.process.isRunning }
+        #expect(exited, "still running 60 s after SIGTERM: \(scheduler.output)")
+        guard exited else { return false }
+        scheduler.process.waitUntilExit()
+        _ = waitFor(5) { scheduler.stdout.text.contains("stopped") }
+        return true
+    }
+
+    /// A scheduler of a pipeline due every minute, once its scheduling process has started: that
+    /// process stays (the next slot is always under a minute away).
+    func schedulerWithACycle(_ env: TestEnvironment) throws -> Scheduler {
+        let pipelines = try env.writeScheduledPipelines(seoul: "* * * * *", stations: "0 0 1 1 *")
+        let scheduler = try Scheduler(env, pipelines: pipelines, names: ["sched-seoul"])
+        let started = waitFor(90) { (scheduler.stdout.text.contains("stop with SIGTERM") && !scheduler.children.isEmpty) || !scheduler.process.isRunning }
+        #expect(started && scheduler.process.isRunning, "no scheduling process: \(scheduler.output)")
+        return scheduler
+    }
+
     @Test("between runs the scheduler waits in one thread with no database open, and counts the runs of every cycle",
           .enabled(if: FeedlineExecutable.url != nil))
     func waitsInOneThreadBetweenRuns() async throws {
@@ -137,12 +158,7 @@ struct ScheduleProcessTests {
         let held = open.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(scheduler.pid)/fd/\($0)") }
         #expect(!held.contains { $0.hasPrefix(env.database.path) }, "held open: \(held)")
 
-        scheduler.kill(SIGTERM)
-        let exited = waitFor(60) { !scheduler.process.isRunning }
-        #expect(exited, "still running 60 s after SIGTERM: \(scheduler.output)")
-        guard exited else { return }
-        scheduler.process.waitUntilExit()
-        _ = waitFor(5) { scheduler.stdout.text.contains("stopped") }
+        guard stop(scheduler) else { return }
         #expect(scheduler.process.terminationReason == .exit && scheduler.process.terminationStatus == 0)
         #expect(scheduler.stdout.text.components(separatedBy: "stop with SIGTERM or Ctrl-C.").count == 2, "the banner once: \(scheduler.output)")
         #expect(scheduler.stdout.text.contains("feedline schedule: stopped on SIGTERM after 1 run."))
@@ -153,20 +169,11 @@ struct ScheduleProcessTests {
     func sigtermIsPassedToARunningCycle() throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
-        // Due every minute: the scheduling process stays (the next slot is under a minute away).
-        let pipelines = try env.writeScheduledPipelines(seoul: "* * * * *", stations: "0 0 1 1 *")
-        let scheduler = try Scheduler(env, pipelines: pipelines, names: ["sched-seoul"])
+        let scheduler = try schedulerWithACycle(env)
         defer { scheduler.kill() }
-        let cycleStarted = waitFor(90) { (scheduler.stdout.text.contains("stop with SIGTERM") && !scheduler.children.isEmpty) || !scheduler.process.isRunning }
-        #expect(cycleStarted && scheduler.process.isRunning, "\(scheduler.output)")
         guard let cycle = scheduler.children.first else { return }
 
-        scheduler.kill(SIGTERM)
-        let exited = waitFor(60) { !scheduler.process.isRunning }
-        #expect(exited, "still running 60 s after SIGTERM: \(scheduler.output)")
-        guard exited else { return }
-        scheduler.process.waitUntilExit()
-        _ = waitFor(5) { scheduler.stdout.text.contains("stopped") }
+        guard stop(scheduler) else { return }
         #expect(scheduler.process.terminationReason == .exit && scheduler.process.terminationStatus == 0, "\(scheduler.output)")
         #expect(Glibc.kill(cycle, 0) != 0, "the scheduling process \(cycle) outlived its supervisor")
         #expect(scheduler.stderr.text.contains("feedline schedule: SIGTERM received; finishing the run in hand, then stopping."))
@@ -178,11 +185,8 @@ struct ScheduleProcessTests {
     func aCycleStopsWhenItsSupervisorDies() throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
-        let pipelines = try env.writeScheduledPipelines(seoul: "* * * * *", stations: "0 0 1 1 *")
-        let scheduler = try Scheduler(env, pipelines: pipelines, names: ["sched-seoul"])
+        let scheduler = try schedulerWithACycle(env)
         defer { scheduler.kill() }
-        let cycleStarted = waitFor(90) { (scheduler.stdout.text.contains("stop with SIGTERM") && !scheduler.children.isEmpty) || !scheduler.process.isRunning }
-        #expect(cycleStarted && scheduler.process.isRunning, "\(scheduler.output)")
         guard let cycle = scheduler.children.first else { return }
         defer { Glibc.kill(cycle, SIGKILL) }
         // Longer than an idle worker thread lives: the request to be told of the supervisor's
@@ -224,12 +228,7 @@ struct ScheduleProcessTests {
         #expect(waitFor(90) { scheduler.stdout.text.contains("stop with SIGTERM") || !scheduler.process.isRunning }, "\(scheduler.output)")
         // The loop itself sleeps: the concurrency runtime's threads are there, no process was started.
         #expect(scheduler.children.isEmpty && scheduler.threads > 1, "threads \(scheduler.threads), children \(scheduler.children)")
-        scheduler.kill(SIGTERM)
-        let exited = waitFor(60) { !scheduler.process.isRunning }
-        #expect(exited, "still running 60 s after SIGTERM: \(scheduler.output)")
-        guard exited else { return }
-        scheduler.process.waitUntilExit()
-        _ = waitFor(5) { scheduler.stdout.text.contains("stopped") }
+        guard stop(scheduler) else { return }
         #expect(scheduler.process.terminationStatus == 0)
         #expect(scheduler.stdout.text.contains("feedline schedule: stopped on SIGTERM after 0 runs."))
     }
