@@ -232,7 +232,7 @@ enum ManPage {
     How long feedline schedule waits for a pipeline's run lock before giving up a slot it claimed (default 600000): another host may be running an earlier slot.
     .TP
     .B FEEDLINE_SCHEDULE_PROCESS
-    Set to single to keep feedline schedule in one process; by default it waits between runs in a process of its own that opens no database.
+    Set to single to keep feedline schedule in one process; by default it waits for fire times 15 minutes or more away in a process of its own that opens no database.
     .TP
     .B FEEDLINE_CACHE_DIR
     Where feedline replay remembers the SHA-256 of the files it read, so an unchanged file is not read again (default: $XDG_CACHE_HOME/feedline, else ~/.cache/feedline; empty: remember nothing).

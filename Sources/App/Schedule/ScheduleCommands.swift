@@ -9,7 +9,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         commandName: "schedule",
         abstract: "Run scheduled pipelines at their cron times until SIGTERM or Ctrl-C.",
         discussion: """
-        Sleeps until the next pipeline is due, then runs it exactly as `feedline run NAME --live` does (run lock, ledger, one transaction). After downtime, slots missed since each pipeline's last start in the ledger are caught up by its catch_up policy: latest (default) runs once, all runs every missed slot (at most --max-catch-up). On SIGTERM or SIGINT the run in hand finishes (its load commits or rolls back) and the scheduler exits 0. Between runs it waits in a small process of its own (one thread, no database open) and starts the scheduling process again shortly before the next fire time; FEEDLINE_SCHEDULE_PROCESS=single keeps everything in one process.
+        Sleeps until the next pipeline is due, then runs it exactly as `feedline run NAME --live` does (run lock, ledger, one transaction). After downtime, slots missed since each pipeline's last start in the ledger are caught up by its catch_up policy: latest (default) runs once, all runs every missed slot (at most --max-catch-up). On SIGTERM or SIGINT the run in hand finishes (its load commits or rolls back) and the scheduler exits 0. When the next fire time is 15 minutes or more away, it waits in a small process of its own (one thread, no database open) and starts the scheduling process again shortly before that time; FEEDLINE_SCHEDULE_PROCESS=single keeps everything in one process.
 
         Examples:
           AIRKOREA_SERVICE_KEY=… feedline schedule
