@@ -200,6 +200,32 @@ struct ScheduleProcessTests {
         #expect(scheduler.stderr.text.contains("feedline schedule: SIGTERM received; finishing the run in hand, then stopping."), "\(scheduler.output)")
     }
 
+    @Test("a report larger than a pipe holds (1,500 pipelines' cursors) reaches the waiting process",
+          .enabled(if: FeedlineExecutable.url != nil))
+    func aLargeReportDoesNotBlockTheCycle() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        var pipelines: URL?
+        for number in 1...1_500 {
+            // About 60 bytes of report per pipeline: 90 KB against a pipe's 64 KiB.
+            pipelines = try env.writePipeline("stations-pipeline-with-a-name-long-enough-\(number)", """
+                source: airkorea
+                operation: stations
+                schedule: "0 0 1 1 *"
+                fixtures:
+                  - airkorea/station-list.xml
+                """)
+        }
+        let scheduler = try Scheduler(env, pipelines: pipelines!)
+        defer { scheduler.kill() }
+        let waiting = waitFor(120) { (scheduler.stdout.text.contains("stop with SIGTERM") && scheduler.children.isEmpty && scheduler.threads == 1)
+                                     || !scheduler.process.isRunning }
+        #expect(waiting && scheduler.process.isRunning, "the scheduling process did not hand back (threads \(scheduler.threads), children \(scheduler.children)): \(scheduler.stderr.text)")
+        guard stop(scheduler) else { return }
+        #expect(scheduler.process.terminationStatus == 0, "\(scheduler.stderr.text)")
+        #expect(scheduler.stdout.text.contains("feedline schedule: stopped on SIGTERM after 0 runs."))
+    }
+
     @Test("a scheduling process that fails (unknown pipeline) ends the scheduler with its exit status and message",
           .enabled(if: FeedlineExecutable.url != nil))
     func aFailingCycleEndsTheScheduler() throws {

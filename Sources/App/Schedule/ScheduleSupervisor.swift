@@ -42,11 +42,16 @@ public enum ScheduleSupervisor {
     /// finishes its run in hand and stops. Here, because the kernel keeps that request with the
     /// thread that made it, and the main thread lives as long as the process.
     public static func runIfRequested() -> Int32? {
-        if getenv(cycleVariable) != nil { feedline_signal_when_parent_dies(SIGTERM) }
+        if getenv(cycleVariable) != nil {
+            feedline_signal_when_parent_dies(SIGTERM)
+            // The report pipe is this process's alone: nothing it might start may hold it open
+            // (the supervisor reads until every writer has closed it).
+            _ = fcntl(reportDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         guard let raw = getenv(superviseVariable) else { return nil }
-        let settings = String(cString: raw)
+        let quiet = String(cString: raw) == "quiet"
         unsetenv(superviseVariable)
-        var supervisor = Supervisor(quiet: settings.contains("quiet"))
+        var supervisor = Supervisor(quiet: quiet)
         return supervisor.run()
     }
 
@@ -80,7 +85,7 @@ public enum ScheduleSupervisor {
         mutating func run() -> Int32 {
             var signals = sigset_t()
             sigemptyset(&signals)
-            for number in [SIGTERM, SIGINT, SIGCHLD] { sigaddset(&signals, number) }
+            for number in [SIGTERM, SIGINT, SIGCHLD, SIGIO] { sigaddset(&signals, number) }
             // Blocked, they wait in the kernel for `sigtimedwait`; no handler runs.
             sigprocmask(SIG_BLOCK, &signals, nil)
 
@@ -138,6 +143,12 @@ public enum ScheduleSupervisor {
                 return .failure(CycleFailure(status: 1))
             }
             defer { close(report[0]) }
+            // The report is read as it arrives (SIGIO wakes the wait below), not only once the
+            // cycle has exited: a report larger than the pipe holds would otherwise block the
+            // cycle's write while the supervisor waits for its exit.
+            _ = fcntl(report[0], F_SETOWN, getpid())
+            _ = fcntl(report[0], F_SETFL, O_NONBLOCK | O_ASYNC)
+            var received: [UInt8] = []
             let child = spawn(cycle, reportWriter: report[1])
             close(report[1])
             guard let child else { return .failure(CycleFailure(status: 1)) }
@@ -154,7 +165,8 @@ public enum ScheduleSupervisor {
                     kill(child, number)
                     continue
                 }
-                // SIGCHLD, or EINTR: has the cycle ended?
+                drain(report[0], into: &received)
+                // SIGCHLD, SIGIO or EINTR: has the cycle ended?
                 let reaped = waitpid(child, &status, WNOHANG)
                 if reaped == child { break }
                 if reaped < 0 && errno != EINTR {
@@ -162,7 +174,8 @@ public enum ScheduleSupervisor {
                     return .failure(CycleFailure(status: 1))
                 }
             }
-            let text = readAll(report[0])
+            drain(report[0], into: &received)
+            let text = String(decoding: received, as: UTF8.self)
             if isExited(status) {
                 let code = exitCode(status)
                 guard code == 0 else { return .failure(CycleFailure(status: code)) }
@@ -272,7 +285,7 @@ struct ScheduleCycle: Equatable {
             switch (parts.first, parts.count) {
             case ("first", 2): first = parts[1] == "1"
             case ("parent", 2): parent = pid_t(parts[1])
-            case ("cursor", 3): guard let seconds = Double(parts[1]) else { return nil }; cursors[parts[2]] = Date(timeIntervalSince1970: seconds)
+            case ("cursor", 3): guard let (name, at) = cursor(parts) else { return nil }; cursors[name] = at
             default: return nil
             }
         }
@@ -306,7 +319,7 @@ struct CycleOutcome: Equatable {
             case ("runs", 2): runs = Int(parts[1])
             case ("next", 2): next = parts[1] == "none" ? .some(nil) : Double(parts[1]).map { .some(Date(timeIntervalSince1970: $0)) }
             case ("stopped", 2): stoppedBy = parts[1]
-            case ("cursor", 3): guard let seconds = Double(parts[1]) else { return nil }; cursors[parts[2]] = Date(timeIntervalSince1970: seconds)
+            case ("cursor", 3): guard let (name, at) = cursor(parts) else { return nil }; cursors[name] = at
             case ("end", 1): ended = true
             default: return nil
             }
@@ -324,6 +337,11 @@ private func cursorLines(_ cursors: [String: Date]) -> [String] {
     cursors.sorted { $0.key < $1.key }.map { "cursor \($0.value.timeIntervalSince1970) \($0.key)" }
 }
 
+/// A `cursor SECONDS NAME` line, split in three.
+private func cursor(_ parts: [String]) -> (name: String, at: Date)? {
+    Double(parts[1]).map { (parts[2], Date(timeIntervalSince1970: $0)) }
+}
+
 // MARK: - Small system helpers
 
 private func writeAll(_ descriptor: Int32, _ text: String) {
@@ -335,16 +353,15 @@ private func writeAll(_ descriptor: Int32, _ text: String) {
     }
 }
 
-private func readAll(_ descriptor: Int32) -> String {
-    var data = [UInt8]()
-    var chunk = [UInt8](repeating: 0, count: 4096)
+/// Appends what can be read from a non-blocking descriptor now.
+private func drain(_ descriptor: Int32, into data: inout [UInt8]) {
+    var chunk = [UInt8](repeating: 0, count: 16384)
     while true {
         let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 { if errno == EINTR { continue }; break }
-        if count == 0 { break }
+        if count < 0 { if errno == EINTR { continue }; return }  // EAGAIN: nothing more for now
+        if count == 0 { return }
         data.append(contentsOf: chunk[..<count])
     }
-    return String(decoding: data, as: UTF8.self)
 }
 
 private func isExited(_ status: Int32) -> Bool { status & 0x7f == 0 }
