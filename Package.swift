@@ -35,7 +35,9 @@ let package = Package(
         // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
         .target(name: "CSHA256"),
         // One HTTP GET over libcurl's easy interface (`curl_easy_setopt` is variadic: C only).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl is opened with dlopen on the first request (libcurl4 at run time; the headers
+        // of libcurl4-openssl-dev to build): nothing else maps its ~30 libraries.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
         .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl"]),
         // AirKorea (data.go.kr B552584) realtime, station, forecast, statistics and PM-alert endpoints.

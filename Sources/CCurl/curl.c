@@ -1,17 +1,75 @@
 #include "feedline_curl.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int feedline_curl_global_init(void) {
-    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+// libcurl is opened when the first request is made, not when feedline starts: with OpenSSL,
+// GnuTLS, Kerberos, LDAP and the rest of what Debian's libcurl links, it maps about 30 shared
+// libraries (some 6 MiB resident) that replays, queries and the waiting scheduler never use.
+static struct {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *curl);
+    CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
+    CURLcode (*easy_perform)(CURL *curl);
+    CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+    const char *(*easy_strerror)(CURLcode code);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *text);
+    void (*slist_free_all)(struct curl_slist *list);
+} api;
+
+static char load_error[512];
+
+static int load(void) {
+    const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"};
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!library && i == 0) {
+            const char *why = dlerror();
+            snprintf(load_error, sizeof load_error, "%s", why ? why : "libcurl.so.4 could not be opened");
+        }
+    }
+    if (!library) return -1;
+#define FIND(field, symbol)                                                                            \
+    do {                                                                                               \
+        *(void **)&api.field = dlsym(library, symbol);                                                 \
+        if (!api.field) {                                                                              \
+            snprintf(load_error, sizeof load_error, "the libcurl found has no %s", symbol); \
+            return -1;                                                                                 \
+        }                                                                                              \
+    } while (0)
+    FIND(global_init, "curl_global_init");
+    FIND(easy_init, "curl_easy_init");
+    FIND(easy_cleanup, "curl_easy_cleanup");
+    FIND(easy_setopt, "curl_easy_setopt");
+    FIND(easy_perform, "curl_easy_perform");
+    FIND(easy_getinfo, "curl_easy_getinfo");
+    FIND(easy_strerror, "curl_easy_strerror");
+    FIND(slist_append, "curl_slist_append");
+    FIND(slist_free_all, "curl_slist_free_all");
+#undef FIND
+    return 0;
 }
 
-void *feedline_curl_handle_new(void) { return curl_easy_init(); }
+int feedline_curl_global_init(void) {
+    if (load() != 0) return -1;
+    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "libcurl's global set-up failed");
+        return -1;
+    }
+    return 0;
+}
+
+const char *feedline_curl_load_error(void) { return load_error; }
+
+void *feedline_curl_handle_new(void) { return api.easy_init ? api.easy_init() : NULL; }
 
 void feedline_curl_handle_free(void *handle) {
-    if (handle) curl_easy_cleanup((CURL *)handle);
+    if (handle && api.easy_cleanup) api.easy_cleanup((CURL *)handle);
 }
 
 static int is_cancelled(feedline_curl_response *out) {
@@ -104,9 +162,9 @@ int feedline_curl_get(void *handle, const char *url, const char *const *header_l
     CURL *curl = handle;
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < header_count; i++) {
-        struct curl_slist *grown = curl_slist_append(headers, header_lines[i]);
+        struct curl_slist *grown = api.slist_append(headers, header_lines[i]);
         if (!grown) {
-            curl_slist_free_all(headers);
+            api.slist_free_all(headers);
             out->curl_code = CURLE_OUT_OF_MEMORY;
             return FEEDLINE_CURL_OUT_OF_MEMORY;
         }
@@ -115,35 +173,35 @@ int feedline_curl_get(void *handle, const char *url, const char *const *header_l
     long idle_seconds = (idle_timeout_ms + 999) / 1000;
     if (idle_seconds < 1) idle_seconds = 1;
 
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "feedline");
-    curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, idle_timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, idle_seconds);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_timeout_ms > 0 ? total_timeout_ms : 0L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, out);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, out);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, out);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    api.easy_setopt(curl, CURLOPT_URL, url);
+    api.easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    api.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    api.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    api.easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    api.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    api.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+    api.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    api.easy_setopt(curl, CURLOPT_USERAGENT, "feedline");
+    api.easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024L);
+    api.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, idle_timeout_ms);
+    api.easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    api.easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, idle_seconds);
+    api.easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_timeout_ms > 0 ? total_timeout_ms : 0L);
+    api.easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    api.easy_setopt(curl, CURLOPT_WRITEDATA, out);
+    api.easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    api.easy_setopt(curl, CURLOPT_HEADERDATA, out);
+    api.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    api.easy_setopt(curl, CURLOPT_XFERINFODATA, out);
+    api.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
 
-    CURLcode code = curl_easy_perform(curl);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
-    curl_slist_free_all(headers);
+    CURLcode code = api.easy_perform(curl);
+    api.easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    api.slist_free_all(headers);
     out->curl_code = (int)code;
     long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    api.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     out->status = status;
     return classify(code, out);
 }
@@ -156,4 +214,6 @@ void feedline_curl_response_free(feedline_curl_response *out) {
     out->body_length = out->body_capacity = out->headers_length = out->headers_capacity = 0;
 }
 
-const char *feedline_curl_describe(int curl_code) { return curl_easy_strerror((CURLcode)curl_code); }
+const char *feedline_curl_describe(int curl_code) {
+    return api.easy_strerror ? api.easy_strerror((CURLcode)curl_code) : "libcurl is not loaded";
+}

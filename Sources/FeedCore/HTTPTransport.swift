@@ -47,6 +47,8 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case tooLarge(Int)
         /// A header the caller gave cannot be sent (a line break or NUL in its value, a bad name).
         case invalidHeader
+        /// The HTTP library itself cannot be used (libcurl missing or incomplete): no retry helps.
+        case unavailable
         case other
     }
     public var kind: Kind
@@ -65,6 +67,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case .outOfMemory: return "out of memory while receiving"
         case .tooLarge(let limit): return "the response is larger than \(limit / (1 << 20)) MiB"
         case .invalidHeader: return "a request header has a line break or NUL in its value, or an invalid name"
+        case .unavailable: return detail ?? "the HTTP library could not be loaded"
         case .other: return "network error" + (detail.map { " (\($0))" } ?? "")
         }
     }
@@ -122,7 +125,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 
     /// The blocking part: one GET on a kept or new handle.
     private func perform(_ url: String, _ lines: [String], _ transfer: Transfer) throws -> HTTPResponse {
-        guard Self.ready, let handle = takeHandle() else { throw HTTPTransportError(.other, detail: "libcurl could not start a transfer") }
+        guard Self.ready else {
+            throw HTTPTransportError(.unavailable, detail: "libcurl could not be loaded (\(String(cString: feedline_curl_load_error()))); "
+                                     + "live runs need it: install libcurl4 (Debian, Ubuntu) or libcurl (Fedora)")
+        }
+        guard let handle = takeHandle() else { throw HTTPTransportError(.other, detail: "libcurl could not start a transfer") }
         let cString = { (text: String) -> UnsafePointer<CChar>? in UnsafePointer(strdup(text)) }
         let headerPointers = lines.map(cString)
         defer { for pointer in headerPointers { free(UnsafeMutablePointer(mutating: pointer)) } }

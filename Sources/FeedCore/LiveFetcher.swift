@@ -64,7 +64,9 @@ public struct LiveFetcher: PayloadFetching {
         do {
             response = try await transport.get(url, headers: headers)
         } catch {
-            throw FeedError(.transport, .transient, clean("The request failed: \(Self.describe(error))"), context: request.displayURL)
+            let missingLibrary = (error as? HTTPTransportError)?.kind == .unavailable
+            throw FeedError(.transport, missingLibrary ? .terminal : .transient, clean("The request failed: \(Self.describe(error))"),
+                            context: request.displayURL)
         }
         if !(200..<300).contains(response.status), !response.body.isEmpty,
            var typed = httpErrors(request, response.status, scrubber?.scrub(response.body) ?? response.body) {

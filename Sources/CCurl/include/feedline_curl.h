@@ -45,8 +45,13 @@ typedef struct {
     int too_large;
 } feedline_curl_response;
 
-/// libcurl's process-wide set-up; call once before any handle is made (not thread-safe).
+/// Opens libcurl (`libcurl.so.4`, loaded on first use) and runs its process-wide set-up; call
+/// once before any handle is made (not thread-safe). -1 when libcurl cannot be used: see
+/// `feedline_curl_load_error`.
 int feedline_curl_global_init(void);
+
+/// Why `feedline_curl_global_init` failed (dlopen's message, or the symbol that is missing).
+const char *feedline_curl_load_error(void);
 
 /// A new easy handle (NULL when libcurl cannot make one).
 void *feedline_curl_handle_new(void);
