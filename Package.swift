@@ -74,7 +74,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
-        .executableTarget(name: "feedline", dependencies: ["App", "Storage", "CProcess"]),
+        .executableTarget(name: "feedline", dependencies: ["App", "Storage", "CProcess"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
