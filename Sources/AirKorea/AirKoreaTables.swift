@@ -9,7 +9,7 @@ import Pipeline
 public enum AirKoreaTables {
     /// The migrations and writers, registered with the feed.
     public static let schema = FeedSchema(migrations: [statisticsMigration], writers: [
-        RecordWriter(HourlyMeasurement.self) { m, payload, tables in try writeMeasurement(m, payload: payload, to: tables) },
+        RecordWriter(HourlyMeasurement.self, rows: { m, payload, rows in encodeMeasurement(m, payload: payload, into: &rows) }),
         RecordWriter(Station.self) { s, _, tables in try tables.upsertBatched(station, stationRow(s)) },
         RecordWriter(NearbyStation.self) { n, _, tables in
             try tables.upsertBatched(nearbyStation, RowValues([.real(n.tmX), .real(n.tmY), .text(n.stationName), StoreValue(n.address), StoreValue(n.distanceKm)]))
@@ -51,27 +51,29 @@ public enum AirKoreaTables {
     static let stationFacts = UpsertTable(table: "station", columns: ["name", "code", "sido", "network"], key: ["name"],
                                           keepKnown: ["code", "sido", "network"], revision: false)
 
-    static func writeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?, to tables: any TableWriting) throws -> WriteOutcome {
-        var row = RowValues(capacity: measurement.columns.count)
-        row.append(m.stationName); row.append(iso8601UTC(m.slot.end)); row.append(m.slot.date.description)
-        row.append(m.slot.hour); row.append(m.dataTime); row.append(m.sidoName); row.append(m.network)
-        row.append(m.pm.pm10); row.append(m.pm.pm25); row.append(m.pm24h.pm10); row.append(m.pm24h.pm25)
-        row.append(m.o3ppm); row.append(m.no2ppm); row.append(m.coppm); row.append(m.so2ppm); row.append(m.khai)
-        row.append(m.grades.pm10?.rawValue); row.append(m.grades.pm25?.rawValue)
-        row.append(m.grades1h.pm10?.rawValue); row.append(m.grades1h.pm25?.rawValue)
-        row.append(m.grades.o3?.rawValue); row.append(m.grades.no2?.rawValue); row.append(m.grades.co?.rawValue)
-        row.append(m.grades.so2?.rawValue); row.append(m.khaiGrade?.rawValue)
-        row.append(m.flags.pm10?.description); row.append(m.flags.pm25?.description); row.append(m.flags.o3?.description)
-        row.append(m.flags.no2?.description); row.append(m.flags.co?.description); row.append(m.flags.so2?.description)
-        let i = m.indices
-        row.append(i?.koreanGrade24h.pm10?.rawValue); row.append(i?.koreanGrade24h.pm25?.rawValue)
-        row.append(i?.koreanGrade1h.pm10?.rawValue); row.append(i?.koreanGrade1h.pm25?.rawValue)
-        row.append(i?.cai?.value); row.append(i?.caiGrade?.rawValue); row.append(i?.aqi.pm10?.value); row.append(i?.aqi.pm25?.value)
-        row.append(payload?.sha256)
-        let outcome = try tables.upsertBatched(measurement, row)
-        // The same stations repeat every hour: each distinct set of facts is written once per load.
-        try tables.upsertOnce(stationFacts, RowValues([.text(m.stationName), StoreValue(m.stationCode), StoreValue(m.sidoName), StoreValue(m.network)]))
-        return outcome
+    /// A measurement's rows: the measurement, and what it says about its station (written once
+    /// per load for each distinct set of facts: the same stations repeat every hour).
+    static func encodeMeasurement(_ m: HourlyMeasurement, payload: RawPayload?, into rows: inout EncodedRows) {
+        rows.append(measurement, counted: true) { row in
+            row.append(m.stationName); row.append(iso8601UTC(m.slot.end)); row.append(m.slot.date.description)
+            row.append(m.slot.hour); row.append(m.dataTime); row.append(m.sidoName); row.append(m.network)
+            row.append(m.pm.pm10); row.append(m.pm.pm25); row.append(m.pm24h.pm10); row.append(m.pm24h.pm25)
+            row.append(m.o3ppm); row.append(m.no2ppm); row.append(m.coppm); row.append(m.so2ppm); row.append(m.khai)
+            row.append(m.grades.pm10?.rawValue); row.append(m.grades.pm25?.rawValue)
+            row.append(m.grades1h.pm10?.rawValue); row.append(m.grades1h.pm25?.rawValue)
+            row.append(m.grades.o3?.rawValue); row.append(m.grades.no2?.rawValue); row.append(m.grades.co?.rawValue)
+            row.append(m.grades.so2?.rawValue); row.append(m.khaiGrade?.rawValue)
+            row.append(m.flags.pm10?.description); row.append(m.flags.pm25?.description); row.append(m.flags.o3?.description)
+            row.append(m.flags.no2?.description); row.append(m.flags.co?.description); row.append(m.flags.so2?.description)
+            let i = m.indices
+            row.append(i?.koreanGrade24h.pm10?.rawValue); row.append(i?.koreanGrade24h.pm25?.rawValue)
+            row.append(i?.koreanGrade1h.pm10?.rawValue); row.append(i?.koreanGrade1h.pm25?.rawValue)
+            row.append(i?.cai?.value); row.append(i?.caiGrade?.rawValue); row.append(i?.aqi.pm10?.value); row.append(i?.aqi.pm25?.value)
+            row.append(payload?.sha256)
+        }
+        rows.append(stationFacts, counted: false) { row in
+            row.append(m.stationName); row.append(m.stationCode); row.append(m.sidoName); row.append(m.network)
+        }
     }
 
     // MARK: - Stations

@@ -54,6 +54,12 @@ public struct LoadCounts: Sendable, Equatable, Codable {
 
     /// Rows written or confirmed.
     public var rows: Int { inserted + updated + unchanged }
+
+    /// One outcome for these counts (a record written as several rows): inserted if a row was,
+    /// else updated, else unchanged; deferred when nothing was counted yet.
+    public var outcome: WriteOutcome {
+        inserted > 0 ? .inserted : updated > 0 ? .updated : unchanged > 0 ? .unchanged : .deferred
+    }
 }
 
 /// Writes inside one open load transaction. Implemented by Storage; used by the runner.

@@ -68,6 +68,8 @@ public struct RecordWriter: Sendable {
     /// The record type it stores.
     public let recordType: any LoadableRecord.Type
     private let body: @Sendable (any LoadableRecord, RawPayload?, any TableWriting) throws -> WriteOutcome
+    /// For writers made with `init(_:rows:)`: encodes a record's rows (see `EncodedRows`).
+    public let encode: (@Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void)?
 
     /// A writer for `Record`.
     public init<Record: LoadableRecord>(_ type: Record.Type,
@@ -76,6 +78,26 @@ public struct RecordWriter: Sendable {
         body = { record, payload, tables in
             // The registry only hands a writer records of its own type.
             try write(record as! Record, payload, tables)
+        }
+        encode = nil
+    }
+
+    /// A writer for `Record` that only upserts rows by natural key, encoded as values
+    /// (`EncodedRows.append`, one counted row per record plus facts written once per load):
+    /// the load's preparing task encodes them while the page is decoded, so the records are not
+    /// kept and the load only binds the values. Written directly (`write`), the rows go through
+    /// `TableWriting.write(_:in:)`.
+    public init<Record: LoadableRecord>(_ type: Record.Type,
+                                        rows: @escaping @Sendable (Record, RawPayload?, inout EncodedRows) -> Void) {
+        recordType = type
+        let encode: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void = { record, payload, encoded in
+            rows(record as! Record, payload, &encoded)
+        }
+        self.encode = encode
+        body = { record, payload, tables in
+            var encoded = EncodedRows()
+            encode(record, payload, &encoded)
+            return try tables.write(encoded, in: nil).outcome
         }
     }
 
@@ -129,6 +151,11 @@ public struct FeedSchema: Sendable {
     /// Several schemas as one (the feeds a store serves).
     public static func merged(_ schemas: [FeedSchema]) -> FeedSchema {
         FeedSchema(migrations: schemas.flatMap(\.migrations), writers: schemas.flatMap(\.writers))
+    }
+
+    /// The row encoder of each record type whose writer encodes rows (`RecordWriter(_:rows:)`).
+    public var encoderByType: [ObjectIdentifier: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void] {
+        writerByType.compactMapValues(\.encode)
     }
 
     /// The writer for each record type (the last registered wins).
@@ -277,6 +304,10 @@ public protocol TableWriting: AnyObject {
     /// Sets bookmark `name` of the run's pipeline to `value` unless it already holds a larger
     /// whole number.
     func raiseBookmark(_ name: String, toAtLeast value: Int64) throws
+    /// Writes rows encoded ahead of the load (`RecordWriter(_:rows:)`), those within
+    /// `byteRange` (all when nil), in order: counted rows as `upsertBatched`, the others as
+    /// `upsertOnce`. Returns the counted rows' outcomes. Default: through those two methods.
+    func write(_ rows: EncodedRows, in byteRange: Range<Int>?) throws -> LoadCounts
 }
 
 extension TableWriting {

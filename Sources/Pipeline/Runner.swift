@@ -363,9 +363,9 @@ public struct PipelineRunner: Sendable {
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
     /// in its preparing task). Memory is one payload's records (a page).
     static func prepare(_ staged: StagedPayload) throws -> PreparedPayload {
-        var sink = PreparingSink()
+        var sink = PreparingSink(encoders: staged.feed.schema.encoderByType, payload: staged.payload)
         let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)
-        return PreparedPayload(entries: sink.entries, summary: summary, newestSlot: sink.newestSlot)
+        return PreparedPayload(entries: sink.entries, rows: sink.rows, summary: summary, newestSlot: sink.newestSlot)
     }
 
     /// Writes a prepared payload's records and diagnostics in order, then its bookmark and its
@@ -381,6 +381,7 @@ public struct PipelineRunner: Sendable {
         for entry in prepared.entries {
             switch entry {
             case .record(let record): counts.count(try session.write(record, payload: payload))
+            case .rows(let bytes): counts.add(try session.write(prepared.rows, in: bytes))
             case .diagnostic(let diagnostic): try session.record(diagnostic, payload: payload)
             }
         }
@@ -393,27 +394,52 @@ public struct PipelineRunner: Sendable {
     }
 }
 
-/// One payload parsed, mapped and transformed, not yet written: memory is one page of records.
+/// One payload parsed, mapped and transformed, not yet written: memory is one page of records
+/// (or of their encoded rows).
 struct PreparedPayload: Sendable {
     var entries: [PreparingSink.Entry]
+    /// The rows of records whose writers encode them (`RecordWriter(_:rows:)`); entries name
+    /// them by byte range.
+    var rows: EncodedRows
     var summary: PageSummary
     var newestSlot: HourSlot?
 }
 
 /// Transforms records as they arrive and keeps records and diagnostics in arrival order (a
-/// record's transform diagnostics just before it), until the whole payload has parsed.
+/// record's transform diagnostics just before it), until the whole payload has parsed. Records
+/// whose writer encodes rows are kept as those rows only.
 struct PreparingSink: RecordSink {
     enum Entry: Sendable {
         case record(FeedRecord)
+        /// Consecutive records' encoded rows: a byte range of `rows`.
+        case rows(Range<Int>)
         case diagnostic(Diagnostic)
     }
+    let encoders: [ObjectIdentifier: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void]
+    let payload: RawPayload?
     var entries: [Entry] = []
+    var rows = EncodedRows()
     var newestSlot: HourSlot?
+
+    init(encoders: [ObjectIdentifier: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void] = [:], payload: RawPayload? = nil) {
+        self.encoders = encoders
+        self.payload = payload
+    }
 
     mutating func accept(_ record: FeedRecord) throws {
         let (transformed, diagnostics) = record.transformed()
         for d in diagnostics { entries.append(.diagnostic(d)) }
-        entries.append(.record(transformed))
+        if let encode = encoders[ObjectIdentifier(transformed.recordType)] {
+            let from = rows.byteCount
+            encode(transformed.value, payload, &rows)
+            if case .rows(let previous)? = entries.last, previous.upperBound == from {
+                entries[entries.count - 1] = .rows(previous.lowerBound..<rows.byteCount)
+            } else {
+                entries.append(.rows(from..<rows.byteCount))
+            }
+        } else {
+            entries.append(.record(transformed))
+        }
         if let slot = record.value.observedSlot, newestSlot.map({ slot > $0 }) ?? true { newestSlot = slot }
     }
 

@@ -20,6 +20,8 @@ final class GRDBLoadSession: LoadSession {
     private var lastUpsert: UpsertStatements?
     /// Rows already given to `upsertOnce`, per table spec.
     private var writtenOnce: [Int: Set<RowKey>] = [:]
+    /// The same for encoded rows (`write(_:in:)`), by their values' bytes.
+    private var writtenOnceEncoded = ByteRowSet()
     /// Diagnostics waiting to be inserted, in order (see `record(_:payload:)`).
     private var pendingDiagnostics: [(payloadSHA256: String?, diagnostic: Diagnostic)] = []
     /// `INSERT INTO diagnostic … VALUES (…), (…), …` for a full batch, and for one row (the tail).
@@ -160,6 +162,30 @@ final class GRDBLoadSession: LoadSession {
         }
         lastUpsert = statements
         return statements
+    }
+
+    /// Encoded rows bound straight from their buffer: the same statements and outcomes as
+    /// `upsert` and `upsertOnce`, without a `RowValues` per row.
+    func write(_ rows: EncodedRows, in byteRange: Range<Int>?) throws -> LoadCounts {
+        var counts = LoadCounts()
+        try rows.forEach(in: byteRange) { row in
+            let table = rows.tables[row.table]
+            if !row.isCounted {
+                guard writtenOnceEncoded.insert(table.fingerprint, row.valueBytes) else { return }
+            }
+            let statements = try self.statements(for: table)
+            statements.rows += 1
+            statements.insert.bind(row: row)
+            let outcome: WriteOutcome
+            if try statements.insert.run() == 1 {
+                outcome = .inserted
+            } else {
+                statements.update.bind(row: row)
+                outcome = try statements.update.run() == 1 ? .updated : .unchanged
+            }
+            if row.isCounted { counts.count(outcome) }
+        }
+        return counts
     }
 
     func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws {
@@ -323,5 +349,29 @@ extension StoreValue {
         case .string(let v): self = .text(v)
         case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
         }
+    }
+}
+
+/// Rows seen, by table fingerprint and the bytes of their encoded values: a lookup hashes and
+/// compares the bytes in place; only a new row is copied.
+struct ByteRowSet {
+    private var buckets: [Int: [(table: Int, bytes: [UInt8])]] = [:]
+
+    /// Adds the row; false when it was already there.
+    mutating func insert(_ table: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var hasher = Hasher()
+        hasher.combine(table)
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        let hash = hasher.finalize()
+        if let bucket = buckets[hash] {
+            for entry in bucket where entry.table == table && entry.bytes.count == bytes.count {
+                let same = entry.bytes.withUnsafeBufferPointer { stored in
+                    bytes.isEmpty || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                }
+                if same { return false }
+            }
+        }
+        buckets[hash, default: []].append((table, Array(bytes)))
+        return true
     }
 }

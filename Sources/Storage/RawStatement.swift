@@ -63,9 +63,32 @@ struct RawStatement {
         for value in row.values { bind(value) }
     }
 
-    /// Runs the bound statement; returns how many rows it changed.
-    func run() throws -> Int {
-        defer { sqlite3_reset(handle) }
+    /// Binds every value of an encoded row, in order, from the first parameter. Text is bound
+    /// in place (`SQLITE_STATIC`): the row's buffer must outlive the next `run`, which is what
+    /// `EncodedRows.forEach` guarantees, and `run` insists on a full binding before every step,
+    /// so a value bound here is never read after its buffer is gone.
+    mutating func bind(row: EncodedRow) {
+        begin()
+        let handle = self.handle
+        var index: Int32 = 0
+        row.forEachValue { value in
+            index += 1
+            switch value {
+            case .null: sqlite3_bind_null(handle, index)
+            case .integer(let v): sqlite3_bind_int64(handle, index, v)
+            case .real(let v): sqlite3_bind_double(handle, index, v)
+            case .text(let bytes):
+                let base = UnsafeRawPointer(bytes.baseAddress ?? Self.emptyText.utf8Start)
+                _ = sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)  // nil: SQLITE_STATIC
+            }
+        }
+        self.index = index
+    }
+
+    /// Runs the bound statement; returns how many rows it changed. Every parameter must have
+    /// been bound since the last run.
+    mutating func run() throws -> Int {
+        defer { sqlite3_reset(handle); index = 0 }
         guard index == sqlite3_bind_parameter_count(handle) else {
             throw DatabaseError(resultCode: .SQLITE_RANGE, message: "\(index) values bound for \(sqlite3_bind_parameter_count(handle)) parameters",
                                 sql: statement.sql)
