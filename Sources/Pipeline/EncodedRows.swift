@@ -21,6 +21,9 @@ public struct EncodedRows: Sendable {
 
     public init() {}
 
+    /// Makes room for `count` bytes in all, so appending rows does not grow the buffer step by step.
+    public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+
     public var isEmpty: Bool { count == 0 }
     /// The buffer's length: rows appended from now on start here (entries of a prepared
     /// payload name their rows by byte range).
@@ -86,8 +89,7 @@ public struct RowEncoder {
         guard var value else { bytes.append(0); return }
         bytes.append(3)
         value.withUTF8 { utf8 in
-            let length = UInt32(utf8.count)
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+            withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: utf8)
         }
     }
@@ -118,7 +120,7 @@ public struct RowEncoder {
     }
 
     private mutating func put(_ bits: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }
 

@@ -431,6 +431,8 @@ struct PreparingSink: RecordSink {
         for d in diagnostics { entries.append(.diagnostic(d)) }
         if let encode = encoders[ObjectIdentifier(transformed.recordType)] {
             let from = rows.byteCount
+            // A page of measurements is some 300 KB of rows: start at 64 KiB rather than 16 bytes.
+            if from == 0 { rows.reserveCapacity(64 << 10) }
             encode(transformed.value, payload, &rows)
             if case .rows(let previous)? = entries.last, previous.upperBound == from {
                 entries[entries.count - 1] = .rows(previous.lowerBound..<rows.byteCount)
