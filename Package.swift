@@ -34,12 +34,14 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
         .target(name: "CSHA256"),
+        // glibc's memmem (a GNU extension Swift's Glibc module leaves out).
+        .target(name: "CBytes"),
         // One HTTP GET over libcurl's easy interface (`curl_easy_setopt` is variadic: C only).
         // libcurl is opened with dlopen on the first request (libcurl4 at run time; the headers
         // of libcurl4-openssl-dev to build): nothing else maps its ~30 libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
-        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl"]),
+        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl", "CBytes"]),
         // AirKorea (data.go.kr B552584) realtime, station, forecast, statistics and PM-alert endpoints.
         .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // CareerNet (career.go.kr getOpenApi) school, major and job-dictionary lists.

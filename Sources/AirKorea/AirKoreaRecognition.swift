@@ -120,25 +120,19 @@ struct AirKoreaRecognition {
 
     private func contains(_ needle: String) -> Bool { find(needle, from: text.startIndex) != nil }
 
-    /// The first occurrence of `needle` at or after `start`, compared as UTF-8 bytes with the C
-    /// library's `memchr`/`memcmp` (Foundation's `range(of:)` converts to UTF-16, and a byte loop here
-    /// was a percent of a whole load's CPU: every page's head is searched for dozens of names).
+    /// The first occurrence of `needle` at or after `start`, compared as UTF-8 bytes with glibc's
+    /// `memmem` (`ByteSearch`). Foundation's `range(of:)` converts to UTF-16; a byte loop, then
+    /// `memchr` for the needle's first byte (a quote or `<`, found thousands of times per head)
+    /// and `memcmp` at each, cost one to two percent of a whole load's CPU: every page's head is
+    /// searched for dozens of names, most of them absent.
     private func find(_ needle: String, from start: String.Index) -> Range<String.Index>? {
         let bytes = text.utf8
         let from = bytes.distance(from: bytes.startIndex, to: start)
         var key = needle
         let hit: Int?? = key.withUTF8 { key in
             bytes.withContiguousStorageIfAvailable { hay -> Int? in
-                guard let base = hay.baseAddress, let keyBase = key.baseAddress, !key.isEmpty else { return from }
-                var at = from
-                let last = hay.count - key.count  // the last place the needle can start
-                while at <= last {
-                    guard let found = memchr(base + at, Int32(key[0]), last - at + 1) else { return nil }
-                    at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + at, keyBase, key.count) == 0 { return at }
-                    at += 1
-                }
-                return nil
+                guard from <= hay.count else { return nil }
+                return ByteSearch.firstOffset(of: key, in: UnsafeBufferPointer(rebasing: hay[from...])).map { from + $0 }
             }
         }
         guard let hit = hit ?? text[start...].range(of: needle).map({ bytes.distance(from: bytes.startIndex, to: $0.lowerBound) }) else {
