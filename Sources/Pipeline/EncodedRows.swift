@@ -1,3 +1,5 @@
+import Foundation
+
 /// Rows a writer encoded before the load, while the payload was prepared: the values of each
 /// row in one flat byte buffer, ready to bind.
 ///
@@ -11,9 +13,10 @@
 /// record's; otherwise an `upsertOnce` fact), the table's index in `tables` (UInt16), the value
 /// count (UInt16), then each value: a tag byte (0 NULL, 1 integer, 2 real, 3 text) and for
 /// integers and reals 8 bytes (little-endian bit pattern), for text a UInt32 byte count and the
-/// UTF-8 bytes.
+/// UTF-8 bytes. Numbers are little-endian and unaligned.
 public struct EncodedRows: Sendable {
-    public private(set) var bytes: [UInt8] = []
+    /// The bytes, shared between copies until one of them appends (copy on write).
+    private var storage = ByteStorage()
     /// The tables rows are written to, indexed by each row's table number.
     public private(set) var tables: [UpsertTable] = []
     /// Rows in the buffer.
@@ -21,13 +24,16 @@ public struct EncodedRows: Sendable {
 
     public init() {}
 
-    /// Makes room for `count` bytes in all, so appending rows does not grow the buffer step by step.
-    public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
-
     public var isEmpty: Bool { count == 0 }
     /// The buffer's length: rows appended from now on start here (entries of a prepared
     /// payload name their rows by byte range).
-    public var byteCount: Int { bytes.count }
+    public var byteCount: Int { storage.count }
+
+    /// Makes room for `count` bytes in all, so appending rows does not grow the buffer step by step.
+    public mutating func reserveCapacity(_ count: Int) {
+        unshare()
+        storage.reserve(count)
+    }
 
     /// Appends a row for `table` with the values `fill` gives, in `table.columns` order.
     /// `counted`: the row's outcome is the record's (an upsert); false for facts written once per
@@ -41,28 +47,26 @@ public struct EncodedRows: Sendable {
             tables.append(table)
         }
         precondition(tableIndex <= Int(UInt16.max), "more tables than a row can name")
-        bytes.append(counted ? 1 : 0)
-        Self.put(UInt16(tableIndex), into: &bytes)
-        let countAt = bytes.count
-        bytes.append(0); bytes.append(0)
-        // The encoder owns the buffer while it fills and hands it back: one owner at a time, so
-        // appending never copies it.
-        var encoder = RowEncoder(bytes: [])
-        swap(&bytes, &encoder.bytes)
+        unshare()
+        let start = storage.count
+        storage.reserve(start + 5)
+        storage.store(UInt8(counted ? 1 : 0), at: start)
+        storage.store(UInt16(tableIndex).littleEndian, at: start + 1)
+        storage.count = start + 5
+        var encoder = RowEncoder(storage: storage)
         fill(&encoder)
-        swap(&bytes, &encoder.bytes)
         precondition(encoder.values == table.columns.count,
                      "\(table.table): \(encoder.values) values encoded for \(table.columns.count) columns")
-        bytes[countAt] = UInt8(truncatingIfNeeded: encoder.values)
-        bytes[countAt + 1] = UInt8(truncatingIfNeeded: encoder.values >> 8)
+        storage.store(UInt16(encoder.values).littleEndian, at: start + 3)
         count += 1
     }
 
     /// Calls `body` with each row in order, of the rows within `byteRange` (all when nil).
     public func forEach(in byteRange: Range<Int>? = nil, _ body: (EncodedRow) throws -> Void) rethrows {
-        let range = byteRange ?? 0..<bytes.count
-        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "rows out of the buffer")
-        try bytes.withUnsafeBufferPointer { buffer in
+        let range = byteRange ?? 0..<storage.count
+        precondition(range.lowerBound >= 0 && range.upperBound <= storage.count, "rows out of the buffer")
+        try withExtendedLifetime(storage) {
+            let buffer = UnsafeRawBufferPointer(start: storage.base, count: storage.count)
             var offset = range.lowerBound
             while offset < range.upperBound {
                 let row = EncodedRow(buffer: buffer, offset: offset)
@@ -72,55 +76,113 @@ public struct EncodedRows: Sendable {
         }
     }
 
-    static func put(_ value: UInt16, into bytes: inout [UInt8]) {
-        bytes.append(UInt8(truncatingIfNeeded: value)); bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+    private mutating func unshare() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+}
+
+/// The growable byte buffer behind `EncodedRows` (malloc'd; values stored unaligned in place).
+final class ByteStorage: @unchecked Sendable {
+    private(set) var base: UnsafeMutableRawPointer?
+    var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit { base.map { free($0) } }
+
+    func copy() -> ByteStorage {
+        let copy = ByteStorage()
+        copy.reserve(count)
+        if count > 0, let base, let target = copy.base { target.copyMemory(from: base, byteCount: count) }
+        copy.count = count
+        return copy
+    }
+
+    /// Makes the capacity at least `needed` bytes (doubling).
+    @inline(__always)
+    func reserve(_ needed: Int) {
+        if needed > capacity { grow(needed) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = max(capacity * 2, 256)
+        while newCapacity < needed { newCapacity *= 2 }
+        guard let moved = realloc(base, newCapacity) else { fatalError("out of memory encoding rows (\(newCapacity) bytes)") }
+        base = moved
+        capacity = newCapacity
+    }
+
+    /// Stores `value`'s bytes at `offset` (within the reserved capacity).
+    @inline(__always)
+    func store<T>(_ value: T, at offset: Int) {
+        base!.storeBytes(of: value, toByteOffset: offset, as: T.self)
     }
 }
 
 /// Fills one row of `EncodedRows`: one call per column, in the table's column order.
 public struct RowEncoder {
-    fileprivate var bytes: [UInt8]
+    fileprivate let storage: ByteStorage
     fileprivate var values = 0
 
-    fileprivate init(bytes: [UInt8]) { self.bytes = bytes }
+    fileprivate init(storage: ByteStorage) { self.storage = storage }
 
     public mutating func append(_ value: String?) {
         values += 1
-        guard var value else { bytes.append(0); return }
-        bytes.append(3)
+        let at = storage.count
+        guard var value else {
+            storage.reserve(at + 1); storage.store(UInt8(0), at: at); storage.count = at + 1
+            return
+        }
         value.withUTF8 { utf8 in
-            withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: utf8)
+            storage.reserve(at + 5 + utf8.count)
+            storage.store(UInt8(3), at: at)
+            storage.store(UInt32(utf8.count).littleEndian, at: at + 1)
+            if let source = utf8.baseAddress, !utf8.isEmpty {
+                (storage.base! + at + 5).copyMemory(from: source, byteCount: utf8.count)
+            }
+            storage.count = at + 5 + utf8.count
         }
     }
 
     public mutating func append(_ value: Int?) { append(value.map(Int64.init)) }
 
     public mutating func append(_ value: Int64?) {
-        values += 1
-        guard let value else { bytes.append(0); return }
-        bytes.append(1)
-        put(UInt64(bitPattern: value))
+        guard let value else { appendNull(); return }
+        appendNumber(tag: 1, UInt64(bitPattern: value))
     }
 
     public mutating func append(_ value: Double?) {
-        values += 1
-        guard let value else { bytes.append(0); return }
-        bytes.append(2)
-        put(value.bitPattern)
+        guard let value else { appendNull(); return }
+        appendNumber(tag: 2, value.bitPattern)
     }
 
     public mutating func append(_ value: StoreValue) {
         switch value {
-        case .null: append(nil as Int64?)
+        case .null: appendNull()
         case .integer(let v): append(v)
         case .real(let v): append(v)
         case .text(let v): append(v)
         }
     }
 
-    private mutating func put(_ bits: UInt64) {
-        withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) }
+    @inline(__always)
+    private mutating func appendNull() {
+        values += 1
+        let at = storage.count
+        storage.reserve(at + 1)
+        storage.store(UInt8(0), at: at)
+        storage.count = at + 1
+    }
+
+    @inline(__always)
+    private mutating func appendNumber(tag: UInt8, _ bits: UInt64) {
+        values += 1
+        let at = storage.count
+        storage.reserve(at + 9)
+        storage.store(tag, at: at)
+        storage.store(bits.littleEndian, at: at + 1)
+        storage.count = at + 9
     }
 }
 
@@ -144,43 +206,54 @@ public struct EncodedRow {
         }
     }
 
-    private let buffer: UnsafeBufferPointer<UInt8>
+    private let buffer: UnsafeRawBufferPointer
     /// Where the row starts, its first value, and the byte after it.
     private let start: Int
     private let valuesStart: Int
     let end: Int
 
-    init(buffer: UnsafeBufferPointer<UInt8>, offset: Int) {
+    init(buffer: UnsafeRawBufferPointer, offset: Int) {
         self.buffer = buffer
         start = offset
         valuesStart = offset + 5
         var at = valuesStart
-        for _ in 0..<Int(Self.uint16(buffer, offset + 3)) { at = Self.skip(buffer, at) }
+        for _ in 0..<Int(UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 3, as: UInt16.self))) {
+            at = Self.skip(buffer, at)
+        }
         end = at
     }
 
     /// Whether the row's outcome counts as its record's (false: a fact written once per load).
     public var isCounted: Bool { buffer[start] & 1 == 1 }
     /// The row's table, an index into `EncodedRows.tables`.
-    public var table: Int { Int(Self.uint16(buffer, start + 1)) }
-    public var valueCount: Int { Int(Self.uint16(buffer, start + 3)) }
+    public var table: Int { Int(UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: start + 1, as: UInt16.self))) }
+    public var valueCount: Int { Int(UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: start + 3, as: UInt16.self))) }
     /// The bytes of the row's values, for comparing rows cheaply.
-    public var valueBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[valuesStart..<end]) }
+    public var valueBytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + valuesStart, count: end - valuesStart)
+    }
 
     /// Calls `body` with each value in column order.
+    @inline(__always)
     public func forEachValue(_ body: (Value) throws -> Void) rethrows {
         var at = valuesStart
-        for _ in 0..<valueCount {
-            let tag = buffer[at]
-            switch tag {
-            case 1: try body(.integer(Int64(bitPattern: Self.uint64(buffer, at + 1))))
-            case 2: try body(.real(Double(bitPattern: Self.uint64(buffer, at + 1))))
+        while at < end {
+            switch buffer[at] {
+            case 1:
+                try body(.integer(Int64(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self)))))
+                at += 9
+            case 2:
+                try body(.real(Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self)))))
+                at += 9
             case 3:
-                let length = Int(Self.uint32(buffer, at + 1))
-                try body(.text(UnsafeBufferPointer(rebasing: buffer[(at + 5)..<(at + 5 + length)])))
-            default: try body(.null)
+                let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt32.self)))
+                let text = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 5
+                try body(.text(UnsafeBufferPointer(start: text, count: length)))
+                at += 5 + length
+            default:
+                try body(.null)
+                at += 1
             }
-            at = Self.skip(buffer, at)
         }
     }
 
@@ -191,24 +264,12 @@ public struct EncodedRow {
         return row
     }
 
-    private static func skip(_ buffer: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+    private static func skip(_ buffer: UnsafeRawBufferPointer, _ at: Int) -> Int {
         switch buffer[at] {
         case 1, 2: return at + 9
-        case 3: return at + 5 + Int(uint32(buffer, at + 1))
+        case 3: return at + 5 + Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt32.self)))
         default: return at + 1
         }
-    }
-
-    private static func uint16(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
-
-    private static func uint32(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
-        UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
-    }
-
-    private static func uint64(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in (0..<8).reversed() { value = value << 8 | UInt64(b[at + i]) }
-        return value
     }
 }
 
