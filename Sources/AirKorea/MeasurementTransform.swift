@@ -43,7 +43,8 @@ public struct MeasurementTransform: Sendable {
                                           message: "The 24-hour \(name) value is above the top US EPA AQI breakpoint; the AQI is stored as missing, not extrapolated.",
                                           location: location))
         }
-        for check in crossCheckGrades(m) where check.isVerifiable && !check.agrees {
+        // With `indices` set, the cross-check reuses their grades instead of grading again.
+        for check in crossCheckGrades(out) where check.isVerifiable && !check.agrees {
             diagnostics.append(Diagnostic(
                 code: .gradeMismatch,
                 message: "AirKorea's \(check.field.rawValue) is \(check.theirs.rawValue) (\(check.theirs.korean)) but \(format(check.basis)) grades \(check.ours.map { "\($0.rawValue) (\($0.korean))" } ?? "-") under the table in force on \(m.slot.date).",

@@ -48,21 +48,24 @@ public struct GradeCheck: Hashable, Sendable {
 /// - `khaiGrade` is graded from `khai` with the CAI bands 0–50/51–100/101–250/251–500.
 ///
 /// Only grades AirKorea supplied are checked, in `GradeCheck.Field` order. The gas grades are not
-/// checked. Pure: no I/O.
+/// checked. When the measurement's `indices` are set, their Korean grades are used as ours
+/// (`MeasurementIndices` grades the same values with the same tables) instead of grading again.
+/// Pure: no I/O.
 public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
     var checks: [GradeCheck] = []
     let date = measurement.slot.date
+    let indices = measurement.indices
 
-    func checkPM(_ field: GradeCheck.Field, _ kind: DustKind, theirs: AirKoreaGrade?, value: Double?) {
+    func checkPM(_ field: GradeCheck.Field, _ kind: DustKind, theirs: AirKoreaGrade?, value: Double?, graded: AirKoreaGrade??) {
         guard let theirs else { return }
-        let ours = value.flatMap { KoreanGrading.grade(kind, microgramsPerCubicMetre: $0, on: date) }
+        let ours = graded ?? value.flatMap { KoreanGrading.grade(kind, microgramsPerCubicMetre: $0, on: date) }
         checks.append(GradeCheck(field: field, theirs: theirs, ours: ours, basis: value))
     }
 
-    checkPM(.pm10Grade, .pm10, theirs: measurement.grades.pm10, value: measurement.pm24h.pm10)
-    checkPM(.pm25Grade, .pm25, theirs: measurement.grades.pm25, value: measurement.pm24h.pm25)
-    checkPM(.pm10Grade1h, .pm10, theirs: measurement.grades1h.pm10, value: measurement.pm.pm10)
-    checkPM(.pm25Grade1h, .pm25, theirs: measurement.grades1h.pm25, value: measurement.pm.pm25)
+    checkPM(.pm10Grade, .pm10, theirs: measurement.grades.pm10, value: measurement.pm24h.pm10, graded: indices.map { $0.koreanGrade24h.pm10 })
+    checkPM(.pm25Grade, .pm25, theirs: measurement.grades.pm25, value: measurement.pm24h.pm25, graded: indices.map { $0.koreanGrade24h.pm25 })
+    checkPM(.pm10Grade1h, .pm10, theirs: measurement.grades1h.pm10, value: measurement.pm.pm10, graded: indices.map { $0.koreanGrade1h.pm10 })
+    checkPM(.pm25Grade1h, .pm25, theirs: measurement.grades1h.pm25, value: measurement.pm.pm25, graded: indices.map { $0.koreanGrade1h.pm25 })
     if let theirs = measurement.khaiGrade {
         let ours = measurement.khai.flatMap { KoreanCAI.grade(khai: $0) }
         checks.append(GradeCheck(field: .khaiGrade, theirs: theirs, ours: ours, basis: measurement.khai))

@@ -1,4 +1,5 @@
 import Domain
+import PropertyBased
 import Testing
 
 @Suite("Grade cross-check")
@@ -46,5 +47,28 @@ struct GradeCheckTests {
         let m = HourlyMeasurement(stationName: "A", slot: old, dataTime: "2017-06-01 13:00",
                                   pm24h: DustPair(pm10: nil, pm25: 40), grades: PollutantValues(pm25: .moderate))
         #expect(crossCheckGrades(m) == [GradeCheck(field: .pm25Grade, theirs: .moderate, ours: .moderate, basis: 40)])
+    }
+}
+
+@Suite("Grade cross-check: with indices set")
+struct GradeCheckIndicesTests {
+    /// PM values across every band (and missing), published grades of every kind (and missing),
+    /// dates on both sides of the 2018-03-27 PM2.5 change.
+    @Test("using the grades in the measurement's indices gives the same checks as grading again")
+    func indicesGiveTheSameChecks() {
+        let value = zip(Gen.int(in: 0...4), Gen.double(in: 0...700)).map { missing, v -> Double? in missing == 0 ? nil : v.rounded() }
+        let grade = Gen.int(in: 0...4).map { AirKoreaGrade(rawValue: $0) }
+        let input = zip(value.array(of: 4), grade.array(of: 4), Gen.int(in: 0...1), Gen.double(in: 0...300))
+        seededPropertyCheck(count: 2_000, input: input) { values, grades, late, khai in
+            let date = late == 1 ? LocalDate(year: 2024, month: 3, day: 6)! : LocalDate(year: 2017, month: 6, day: 1)!
+            var m = HourlyMeasurement(
+                stationName: "A", slot: HourSlot(date: date, hour: 10)!, dataTime: "-",
+                pm: DustPair(pm10: values[0], pm25: values[1]), pm24h: DustPair(pm10: values[2], pm25: values[3]), khai: khai.rounded(),
+                grades: PollutantValues(pm10: grades[0], pm25: grades[1]),
+                grades1h: DustPair(pm10: grades[2], pm25: grades[3]), khaiGrade: grades[0])
+            let graded = crossCheckGrades(m)
+            m.indices = MeasurementIndices(m)
+            #expect(crossCheckGrades(m) == graded, "\(m)")
+        }
     }
 }
