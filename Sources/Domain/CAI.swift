@@ -123,7 +123,13 @@ public struct CAIResult: Hashable, Sendable {
     /// The highest sub-index present (`.beyondScale` above any index); nil when none is present.
     /// No +50/+75 adjustment is applied.
     public var overall: IndexResult? {
-        Pollutant.allCases.compactMap { subIndices[$0] }.max()
+        // A running maximum: this runs for every stored measurement, and collecting the
+        // sub-indices into an array first allocated one per row.
+        var highest: IndexResult?
+        for pollutant in Pollutant.allCases {
+            if let index = subIndices[pollutant], highest.map({ index > $0 }) ?? true { highest = index }
+        }
+        return highest
     }
 
     /// The pollutants whose sub-index equals the overall CAI.

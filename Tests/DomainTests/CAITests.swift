@@ -1,4 +1,5 @@
 import Domain
+import PropertyBased
 import Testing
 
 @Suite("Korean CAI")
@@ -69,5 +70,18 @@ struct CAITests {
         #expect(KoreanCAI.grade(khai: .nan) == nil)
         #expect(KoreanCAI.grade(index: -1) == nil)
         #expect(KoreanCAI.grade(.beyondScale) == .veryBad)
+    }
+}
+
+@Suite("CAI: the overall index")
+struct CAIOverallPropertyTests {
+    @Test("the overall CAI is the largest sub-index present, nil when none is")
+    func overallIsTheLargestSubIndex() {
+        let value = zip(Gen.int(in: 0...3), Gen.double(in: 0...1_200)).map { missing, v -> Double? in missing == 0 ? nil : v / 100 }
+        seededPropertyCheck(count: 2_000, input: value.array(of: 6)) { v in
+            let result = KoreanCAI.evaluate(PollutantValues(pm10: v[0].map { $0 * 100 }, pm25: v[1].map { $0 * 50 }, o3: v[2], no2: v[3],
+                                                            co: v[4].map { $0 * 10 }, so2: v[5]))
+            #expect(result.overall == Pollutant.allCases.compactMap { result.subIndices[$0] }.max())
+        }
     }
 }
