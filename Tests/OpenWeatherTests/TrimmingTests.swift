@@ -16,6 +16,16 @@ import Testing
         return Substring(String(out))
     }
 
+    @Test("the whitespace list is Unicode's White_Space, scalar for scalar")
+    func whitespaceListIsTheProperty() {
+        var differing: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }  // surrogates
+            if Substring.isWhitespace(scalar) != scalar.properties.isWhitespace { differing.append(value) }
+        }
+        #expect(differing.isEmpty, "\(differing.map { String($0, radix: 16) })")
+    }
+
     @Test func trimsWhatUnicodeCallsWhitespaceAndNothingElse() {
         // Every ASCII control and space, the non-ASCII White_Space scalars, and letters beside them.
         let pieces = ["\u{08}", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{0E}", " ", "\u{1C}", "\u{1F}", "\u{7F}", "\u{00}", "\u{85}", "\u{A0}",
