@@ -34,13 +34,16 @@ static int load(void) {
         }
     }
     if (!library) return -1;
-#define FIND(field, symbol)                                                                            \
-    do {                                                                                               \
-        *(void **)&api.field = dlsym(library, symbol);                                                 \
-        if (!api.field) {                                                                              \
+    // Every function or none: a libcurl missing one is refused whole, and the library closed.
+#define FIND(field, symbol)                                                                \
+    do {                                                                                   \
+        *(void **)&api.field = dlsym(library, symbol);                                     \
+        if (!api.field) {                                                                  \
             snprintf(load_error, sizeof load_error, "the libcurl found has no %s", symbol); \
-            return -1;                                                                                 \
-        }                                                                                              \
+            memset(&api, 0, sizeof api);                                                   \
+            dlclose(library);                                                              \
+            return -1;                                                                     \
+        }                                                                                  \
     } while (0)
     FIND(global_init, "curl_global_init");
     FIND(easy_init, "curl_easy_init");

@@ -226,7 +226,7 @@ extension Substring {
     /// lookup for Hangul cost close to a percent of a load (`TrimmingTests` checks every scalar
     /// against `properties.isWhitespace`).
     @inlinable
-    public static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
         default: return false

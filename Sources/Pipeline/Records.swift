@@ -68,8 +68,10 @@ public struct RecordWriter: Sendable {
     /// The record type it stores.
     public let recordType: any LoadableRecord.Type
     private let body: @Sendable (any LoadableRecord, RawPayload?, any TableWriting) throws -> WriteOutcome
+    /// Encodes one record's rows (the record must be of `recordType`).
+    public typealias Encoder = @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void
     /// For writers made with `init(_:rows:)`: encodes a record's rows (see `EncodedRows`).
-    public let encode: (@Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void)?
+    public let encode: Encoder?
 
     /// A writer for `Record`.
     public init<Record: LoadableRecord>(_ type: Record.Type,
@@ -90,7 +92,7 @@ public struct RecordWriter: Sendable {
     public init<Record: LoadableRecord>(_ type: Record.Type,
                                         rows: @escaping @Sendable (Record, RawPayload?, inout EncodedRows) -> Void) {
         recordType = type
-        let encode: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void = { record, payload, encoded in
+        let encode: Encoder = { record, payload, encoded in
             rows(record as! Record, payload, &encoded)
         }
         self.encode = encode
@@ -154,7 +156,7 @@ public struct FeedSchema: Sendable {
     }
 
     /// The row encoder of each record type whose writer encodes rows (`RecordWriter(_:rows:)`).
-    public var encoderByType: [ObjectIdentifier: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void] {
+    public var encoderByType: [ObjectIdentifier: RecordWriter.Encoder] {
         writerByType.compactMapValues(\.encode)
     }
 

@@ -415,13 +415,13 @@ struct PreparingSink: RecordSink {
         case rows(Range<Int>)
         case diagnostic(Diagnostic)
     }
-    let encoders: [ObjectIdentifier: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void]
+    let encoders: [ObjectIdentifier: RecordWriter.Encoder]
     let payload: RawPayload?
     var entries: [Entry] = []
     var rows = EncodedRows()
     var newestSlot: HourSlot?
 
-    init(encoders: [ObjectIdentifier: @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void] = [:], payload: RawPayload? = nil) {
+    init(encoders: [ObjectIdentifier: RecordWriter.Encoder] = [:], payload: RawPayload? = nil) {
         self.encoders = encoders
         self.payload = payload
     }
