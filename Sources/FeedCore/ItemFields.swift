@@ -18,22 +18,31 @@ public enum FieldLimit {
 /// attribute and an element's own text is its path (`<location code="…">name</location>` gives
 /// `position/location/code` and `position/location`); in JSON every step is an object member.
 public struct FieldSchema: Sendable {
-    public let names: [String]
-    let index: [String: Int]
+    /// Everything in one object, so an item's fields (which carry their schema) retain and
+    /// release one reference rather than four collections.
+    private final class Storage: Sendable {
+        let names: [String]
+        let index: [String: Int]
+        let limits: [Int]
+        let containers: Set<String>
+
+        init(names: [String], index: [String: Int], limits: [Int], containers: Set<String>) {
+            self.names = names; self.index = index; self.limits = limits; self.containers = containers
+        }
+    }
+    private let storage: Storage
+
+    public var names: [String] { storage.names }
     /// The byte limit of each field, by position.
-    public let limits: [Int]
-    /// Every path that leads to a nested field (`position`, `position/location`); empty for a
-    /// flat schema, whose readers never look below an item's members.
-    let containers: Set<String>
+    public var limits: [Int] { storage.limits }
 
     /// - Parameter prose: fields documented as free text, allowed `FieldLimit.prose` bytes;
     ///   every other field is allowed `FieldLimit.standard`.
     public init(_ names: [String], prose: Set<String> = []) {
-        self.names = names
         var index: [String: Int] = [:]
         for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
-        self.index = index
-        self.limits = names.map { prose.contains($0) ? FieldLimit.prose : FieldLimit.standard }
+        // Every path that leads to a nested field (`position`, `position/location`); empty for
+        // a flat schema, whose readers never look below an item's members.
         var containers: Set<String> = []
         for name in names {
             var path = Substring(name)
@@ -42,17 +51,22 @@ public struct FieldSchema: Sendable {
                 containers.insert(String(path))
             }
         }
-        self.containers = containers
+        storage = Storage(names: names, index: index,
+                          limits: names.map { prose.contains($0) ? FieldLimit.prose : FieldLimit.standard },
+                          containers: containers)
     }
 
     /// The index of `name`, or nil for a field outside the schema.
-    public func position(of name: String) -> Int? { index[name] }
+    public func position(of name: String) -> Int? { storage.index[name] }
+
+    /// The byte limit of the field at `position`.
+    public func limit(at position: Int) -> Int { storage.limits[position] }
 
     /// Whether some field lies below the slash path `path`.
-    public func isContainer(_ path: String) -> Bool { containers.contains(path) }
+    public func isContainer(_ path: String) -> Bool { storage.containers.contains(path) }
 
     /// Whether any field is a nested path.
-    public var isNested: Bool { !containers.isEmpty }
+    public var isNested: Bool { !storage.containers.isEmpty }
 }
 
 /// Something a reader noticed about one field's value, and what it did about it.
@@ -88,6 +102,17 @@ public struct ItemFields: Sendable {
         self.schema = schema
         self.values = Array(repeating: nil, count: schema.names.count)
         self.position = position
+    }
+
+    /// Empties the fields for the item at `position`, keeping their storage: readers reuse one
+    /// `ItemFields` for every item of a page instead of allocating one per item.
+    public mutating func reset(position: Int) {
+        self.position = position
+        values.withUnsafeMutableBufferPointer { values in
+            for i in values.indices { values[i] = nil }
+        }
+        if !typeMismatches.isEmpty { typeMismatches.removeAll(keepingCapacity: true) }
+        if !notes.isEmpty { notes.removeAll(keepingCapacity: true) }
     }
 
     /// The raw value of field `name` (nil if absent or not in the schema).

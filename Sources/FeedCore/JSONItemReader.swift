@@ -227,11 +227,14 @@ public struct JSONItemReader: Sendable {
             skipSpace()
             if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
             var position = 0
+            var fields = ItemFields(schema: reader.schema, position: 0)  // reused for every item
             while true {
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end inside the items") }
                 if bytes[i] == UInt8(ascii: "{") {
-                    try item(position: position, depth: depth + 1)
+                    fields.reset(position: position)
+                    try members(into: &fields, under: nil, depth: depth + 1)
+                    try onItem(fields)
                 } else {
                     try skipValue(depth: depth + 1)
                     onNonObject(position)
@@ -246,6 +249,7 @@ public struct JSONItemReader: Sendable {
             }
         }
 
+        /// A lone item object (an `item` member that is an object, not an array).
         mutating func item(position: Int, depth: Int) throws {
             var fields = ItemFields(schema: reader.schema, position: position)
             try members(into: &fields, under: nil, depth: depth)
@@ -281,13 +285,13 @@ public struct JSONItemReader: Sendable {
                     try skipValue(depth: depth + 1)
                     if slot != nil { fields.typeMismatches.append(key) }
                 } else if let slot {
-                    switch try boundedScalar(limit: reader.schema.limits[slot]) {
+                    switch try boundedScalar(limit: reader.schema.limit(at: slot)) {
                     case .value(let text):
                         fields.values[slot] = text
                         if sawNul { fields.notes.append(FieldNote(field: key, kind: .nulRemoved)) }
                         if sawLoneSurrogate { fields.notes.append(FieldNote(field: key, kind: .loneSurrogate)) }
                     case .tooLong(let length):
-                        fields.notes.append(FieldNote(field: key, kind: .tooLong(bytes: length, limit: reader.schema.limits[slot])))
+                        fields.notes.append(FieldNote(field: key, kind: .tooLong(bytes: length, limit: reader.schema.limit(at: slot))))
                     }
                 } else {
                     _ = try boundedScalar(limit: 0)  // not a field we read: validated, never kept

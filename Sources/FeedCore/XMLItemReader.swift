@@ -297,7 +297,9 @@ struct SAXState {
 
     var depth = 0
     var itemDepth = -1
-    var current: ItemFields?
+    /// The fields of the item being read (`inItem`); one value reused for every item.
+    var fields: ItemFields
+    var inItem = false
     /// The elements open inside the current item, outermost first.
     var openFields: [OpenField] = []
     var capturing = false
@@ -325,6 +327,7 @@ struct SAXState {
         self.itemElement = Array(itemElement.utf8)
         self.skippingItems = skippingItems
         self.onItem = onItem
+        fields = ItemFields(schema: schema, position: 0)
         buffer.reserveCapacity(256)
         openFields.reserveCapacity(8)
     }
@@ -374,14 +377,15 @@ struct SAXState {
             return
         }
         if depth == 1 { rootName = Self.text(name) }
-        if current != nil {
+        if inItem {
             startField(name, attributes: attributes)
             return
         }
         if isItemElement(name) {
             itemDepth = depth
             nextMember = 0
-            current = ItemFields(schema: schema, position: itemCount)
+            fields.reset(position: itemCount)
+            inItem = true
             if !attributes.isEmpty { readAttributes(attributes, under: nil) }
             return
         }
@@ -414,7 +418,7 @@ struct SAXState {
         openFields.append(field)
         buffer.removeAll(keepingCapacity: true)
         textLength = 0
-        textLimit = field.index >= 0 ? schema.limits[field.index] : FieldLimit.standard
+        textLimit = field.index >= 0 ? schema.limit(at: field.index) : FieldLimit.standard
         capturing = field.index >= 0
         if !attributes.isEmpty, let path = field.path { readAttributes(attributes, under: path) }
     }
@@ -427,11 +431,11 @@ struct SAXState {
             let name = path.map { $0 + "/" + local } ?? local
             guard let i = schema.position(of: name) else { continue }
             let length = attribute.value.count
-            if length > schema.limits[i] {
-                current!.values[i] = nil
-                current!.notes.append(FieldNote(field: name, kind: .tooLong(bytes: length, limit: schema.limits[i])))
+            if length > schema.limit(at: i) {
+                fields.values[i] = nil
+                fields.notes.append(FieldNote(field: name, kind: .tooLong(bytes: length, limit: schema.limit(at: i))))
             } else {
-                current!.values[i] = Self.attributeValue(attribute.value)
+                fields.values[i] = Self.attributeValue(attribute.value)
             }
         }
     }
@@ -456,23 +460,22 @@ struct SAXState {
     mutating func end() {
         defer { depth -= 1 }
         if depth == 1 { rootClosed = true }
-        if current != nil {
+        if inItem {
             if depth == itemDepth {
-                let item = current!
-                current = nil
+                inItem = false
                 itemDepth = -1
                 itemCount += 1
                 openFields.removeAll(keepingCapacity: true)
                 if itemCount > skippingItems {
-                    do { try onItem(item) } catch { fail(error) }
+                    do { try onItem(fields) } catch { fail(error) }
                 }
             } else if let field = openFields.popLast() {
                 if field.index >= 0, capturing, !field.hasChildren {
                     if textLength > textLimit {
-                        current!.values[field.index] = nil
-                        current!.notes.append(FieldNote(field: schema.names[field.index], kind: .tooLong(bytes: textLength, limit: textLimit)))
+                        fields.values[field.index] = nil
+                        fields.notes.append(FieldNote(field: schema.names[field.index], kind: .tooLong(bytes: textLength, limit: textLimit)))
                     } else {
-                        current!.values[field.index] = String(decoding: buffer, as: UTF8.self)
+                        fields.values[field.index] = String(decoding: buffer, as: UTF8.self)
                     }
                 }
                 capturing = false
