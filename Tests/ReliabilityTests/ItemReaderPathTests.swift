@@ -44,6 +44,27 @@ import TestSupport
         #expect(envelope.leaves["job-search/jobs/total"] == "2" && envelope.leaves["job-search/jobs/count"] == "2")
     }
 
+    /// Readers reuse one `ItemFields` for every item of a page: nothing of an item may show
+    /// in the next (values, type mismatches, notes), and items kept by the caller stay whole.
+    @Test func nothingOfAnItemCarriesIntoTheNext() throws {
+        let long = String(repeating: "x", count: FieldLimit.standard + 1)
+        let (json, _) = try readJSON("""
+            {"jobs":{"job":[{"id":"1","position":{"title":["A"],"location":"\(long)"}},{},{"id":"3"}]}}
+            """)
+        let (xml, _) = try readXML("""
+            <jobs><job><id>1</id><position><location>\(long)</location><title>T</title></position></job><job/><job><id>3</id></job></jobs>
+            """)
+        for (items, format) in [(json, "json"), (xml, "xml")] {
+            try #require(items.count == 3, "\(format)")
+            #expect(items.map(\.position) == [0, 1, 2], "\(format)")
+            #expect(items[0]["id"] == "1" && items[0].notes.count == 1, "\(format)")
+            #expect(items[1].values.allSatisfy { $0 == nil } && items[1].notes.isEmpty && items[1].typeMismatches.isEmpty, "\(format)")
+            #expect(items[2]["id"] == "3" && items[2]["position/title"] == nil && items[2].notes.isEmpty, "\(format)")
+        }
+        #expect(json[0].typeMismatches == ["position/title"] && json[2].typeMismatches.isEmpty)
+        #expect(xml[0]["position/title"] == "T")
+    }
+
     @Test func jsonNestedObjectsAreReadByPath() throws {
         let (items, envelope) = try readJSON("""
             {"jobs":{"total":"2","job":[
