@@ -38,11 +38,14 @@ public struct MeasurementTransform: Sendable {
         }
         let indices = MeasurementIndices(m)
         out.indices = indices
-        for (name, result) in [("PM10", indices.aqi.pm10), ("PM2.5", indices.aqi.pm25)] where result == .beyondScale {
-            diagnostics.append(Diagnostic(code: .beyondAQIScale,
-                                          message: "The 24-hour \(name) value is above the top US EPA AQI breakpoint; the AQI is stored as missing, not extrapolated.",
-                                          location: location))
+        // Two named checks rather than a loop over a literal array: this runs for every record.
+        func beyondScale(_ name: String) -> Diagnostic {
+            Diagnostic(code: .beyondAQIScale,
+                       message: "The 24-hour \(name) value is above the top US EPA AQI breakpoint; the AQI is stored as missing, not extrapolated.",
+                       location: location)
         }
+        if indices.aqi.pm10 == .beyondScale { diagnostics.append(beyondScale("PM10")) }
+        if indices.aqi.pm25 == .beyondScale { diagnostics.append(beyondScale("PM2.5")) }
         // With `indices` set, the cross-check reuses their grades instead of grading again.
         for check in crossCheckGrades(out) where check.isVerifiable && !check.agrees {
             diagnostics.append(Diagnostic(

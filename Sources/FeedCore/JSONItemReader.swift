@@ -367,11 +367,13 @@ public struct JSONItemReader: Sendable {
             }
         }
 
-        mutating func literal(_ word: String) throws {
-            let expected = Array(word.utf8)
-            guard i + expected.count <= bytes.count else { throw fail("unexpected end of document") }
-            for k in 0..<expected.count where bytes[i + k] != expected[k] { throw fail("invalid literal") }
-            i += expected.count
+        /// `null`, `true` or `false`, compared in place (a third of a page's values are `null`).
+        mutating func literal(_ word: StaticString) throws {
+            let count = word.utf8CodeUnitCount
+            guard i + count <= bytes.count else { throw fail("unexpected end of document") }
+            let expected = word.utf8Start
+            for k in 0..<count where bytes[i + k] != expected[k] { throw fail("invalid literal") }
+            i += count
         }
 
         /// Validates a number and returns where its text lies.
