@@ -39,6 +39,35 @@ import TestSupport
         #expect(throws: DatabaseAccessError.self) { try SQLiteStore(readingAt: file.path) }
     }
 
+    @Test("a new database (no file, an empty file, an empty SQLite file) opens in WAL mode, migrated, durable after close")
+    func newDatabasesAreCreatedInWALMode() throws {
+        let dir = try TemporaryDirectory("access")
+        defer { dir.remove() }
+        let missing = dir.path("sub/new.sqlite")
+        let zeroLength = dir.path("zero.sqlite")
+        FileManager.default.createFile(atPath: zeroLength.path, contents: Data())
+        let emptySQLite = dir.path("empty.sqlite")  // a rollback-journal file without a table
+        let queue = try DatabaseQueue(path: emptySQLite.path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 0") }
+        try queue.close()
+
+        for file in [missing, zeroLength, emptySQLite] {
+            let run = try { () throws -> RunID in  // the store (its pool) is released when this returns
+                let store = try SQLiteStore(path: file.path, schema: .feedline)
+                return try store.beginRun(pipeline: "p", mode: .fixtures, startedAt: clock)
+            }()
+            let check = try DatabaseQueue(path: file.path)
+            defer { try? check.close() }
+            let (mode, integrity, runs, migrations) = try check.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try String.fetchOne(db, sql: "PRAGMA integrity_check"),
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM run WHERE id = ?", arguments: [run.rawValue]),
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations"))
+            }
+            #expect(mode == "wal" && integrity == "ok", "\(file.lastPathComponent)")
+            #expect(runs == 1 && (migrations ?? 0) > 0, "\(file.lastPathComponent)")
+        }
+    }
+
     @Test("another GRDB application's migration table does not make a file feedline's")
     func otherGRDBApplicationIsForeign() throws {
         let dir = try TemporaryDirectory("access")
