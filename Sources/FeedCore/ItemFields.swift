@@ -106,7 +106,7 @@ public struct ItemFields: Sendable {
 
     /// Empties the fields for the item at `position`, keeping their storage: readers reuse one
     /// `ItemFields` for every item of a page instead of allocating one per item.
-    public mutating func reset(position: Int) {
+    mutating func reset(position: Int) {
         self.position = position
         values.withUnsafeMutableBufferPointer { values in
             for i in values.indices { values[i] = nil }

@@ -96,7 +96,6 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         try pool.read { db in try db.tableExists(name) || db.viewExists(name) }
     }
 
-    /// `DatabaseShape.inspect`, with "not a database" and busy failures as `DatabaseAccessError`s.
     /// Whether nothing is at `path` yet, or an empty file.
     private static func isMissingOrEmpty(_ path: String) -> Bool {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
@@ -105,10 +104,10 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
 
     /// Creates the database at `path` (missing or empty) in WAL mode, `synchronous = OFF` for this
     /// one step. Switching a new file to WAL writes its first page through a rollback journal, and
-    /// SQLite syncs that journal twice and the file once: some 30–50 ms on a VM's disk, for a file
-    /// that holds nothing yet (lost to a power cut, it is a new empty file again). Everything after
-    /// it runs as on any database: the migrations and loads through the WAL, whose first
-    /// checkpoint syncs the file's first page with the rest.
+    /// SQLite syncs that journal twice and the file once — tens of milliseconds on a busy disk —
+    /// for a file that holds nothing yet (lost to a power cut, it is a new empty file again).
+    /// Everything after it runs as on any database: the migrations and loads through the WAL,
+    /// whose first checkpoint syncs the file's first page with the rest.
     private static func createInWALMode(path: String, busyTimeout: TimeInterval) throws {
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
@@ -122,6 +121,7 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         try queue.close()
     }
 
+    /// `DatabaseShape.inspect`, with "not a database" and busy failures as `DatabaseAccessError`s.
     private static func inspect(path: String, busyTimeout: TimeInterval, process: RunProcess) throws -> DatabaseShape {
         do {
             return try DatabaseShape.inspect(path: path, busyTimeout: busyTimeout)
