@@ -5,8 +5,8 @@ import PackageDescription
 /// the executable's link places the functions listed in Sources/feedline/hot-functions.txt (the
 /// ones feedline's common paths run; `scripts/hot-functions` regenerates it) next to each other.
 /// The code a run touches then lies on fewer pages: the kernel maps 64 KiB around every page of
-/// code touched, and scattered functions kept megabytes of code resident (`--version` 18.7 ->
-/// 16.8 MiB peak RSS; README "Performance"). SwiftPM does not relink when only these flags or the
+/// code touched, and scattered functions kept megabytes of code resident (`--version` 19.6 ->
+/// 17.0 MiB peak RSS; README "Performance"). SwiftPM does not relink when only these flags or the
 /// list change: remove the release binary (or the release build directory) first.
 let ownFunctionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))]
 let hotFunctionOrder: [LinkerSetting] = [
