@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Pipeline
 
 /// An API key as read from the environment, made safe to send: surrounding white space removed,
@@ -240,20 +237,11 @@ public struct SecretScrubber: Sendable {
         return bytes.split { !isAlphanumeric($0) }.map(Array.init)
     }
 
-    /// The first index at or after `from` where `needle` starts in `haystack` (memchr for the
-    /// first byte, then a compare).
+    /// The first index at or after `from` where `needle` starts in `haystack` (`ByteSearch`); nil
+    /// for an empty needle.
     static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let first = needle.first, haystack.count - from >= needle.count, let base = haystack.baseAddress else { return nil }
-        let last = haystack.count - needle.count
-        var i = from
-        return needle.withUnsafeBufferPointer { n -> Int? in
-            while i <= last {
-                guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
-                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if memcmp(base + at, n.baseAddress!, n.count) == 0 { return at }
-                i = at + 1
-            }
-            return nil
-        }
+        guard !needle.isEmpty, from >= 0, from <= haystack.count else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: haystack[from...])
+        return needle.withUnsafeBufferPointer { ByteSearch.firstOffset(of: $0, in: rest) }.map { from + $0 }
     }
 }

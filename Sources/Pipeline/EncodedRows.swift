@@ -217,7 +217,7 @@ public struct EncodedRow {
         start = offset
         valuesStart = offset + 5
         var at = valuesStart
-        for _ in 0..<Int(UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 3, as: UInt16.self))) {
+        for _ in 0..<Int(Self.load(UInt16.self, buffer, offset + 3)) {
             at = Self.skip(buffer, at)
         }
         end = at
@@ -226,8 +226,8 @@ public struct EncodedRow {
     /// Whether the row's outcome counts as its record's (false: a fact written once per load).
     public var isCounted: Bool { buffer[start] & 1 == 1 }
     /// The row's table, an index into `EncodedRows.tables`.
-    public var table: Int { Int(UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: start + 1, as: UInt16.self))) }
-    public var valueCount: Int { Int(UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: start + 3, as: UInt16.self))) }
+    public var table: Int { Int(Self.load(UInt16.self, buffer, start + 1)) }
+    public var valueCount: Int { Int(Self.load(UInt16.self, buffer, start + 3)) }
     /// The bytes of the row's values, for comparing rows cheaply.
     public var valueBytes: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + valuesStart, count: end - valuesStart)
@@ -240,13 +240,13 @@ public struct EncodedRow {
         while at < end {
             switch buffer[at] {
             case 1:
-                try body(.integer(Int64(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self)))))
+                try body(.integer(Int64(bitPattern: Self.load(UInt64.self, buffer, at + 1))))
                 at += 9
             case 2:
-                try body(.real(Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self)))))
+                try body(.real(Double(bitPattern: Self.load(UInt64.self, buffer, at + 1))))
                 at += 9
             case 3:
-                let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt32.self)))
+                let length = Int(Self.load(UInt32.self, buffer, at + 1))
                 let text = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 5
                 try body(.text(UnsafeBufferPointer(start: text, count: length)))
                 at += 5 + length
@@ -264,10 +264,16 @@ public struct EncodedRow {
         return row
     }
 
+    /// The little-endian number of type `T` at `at` (unaligned).
+    @inline(__always)
+    private static func load<T: FixedWidthInteger>(_ type: T.Type, _ buffer: UnsafeRawBufferPointer, _ at: Int) -> T {
+        T(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: T.self))
+    }
+
     private static func skip(_ buffer: UnsafeRawBufferPointer, _ at: Int) -> Int {
         switch buffer[at] {
         case 1, 2: return at + 9
-        case 3: return at + 5 + Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at + 1, as: UInt32.self)))
+        case 3: return at + 5 + Int(Self.load(UInt32.self, buffer, at + 1))
         default: return at + 1
         }
     }
