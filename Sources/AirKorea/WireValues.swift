@@ -59,6 +59,14 @@ enum PlausibleRange {
 extension ItemDiagnostics {
     /// A number within `range`; nil when missing, unparsable or implausible (the last two noted).
     mutating func number<Field: WireFields>(_ raw: String?, _ field: Field, range: ClosedRange<Double>, unit: String) -> Double? {
+        // The common case, read from the raw bytes in place: a plain decimal needing no trimming,
+        // within range. Anything else (missing, padded, unparsable, out of range) takes the long
+        // way below, which decides and notes it.
+        if let raw, let value = raw.utf8.withContiguousStorageIfAvailable({ bytes -> Double? in
+            WireValue.airKorea.untrimmedVerdict(bytes) == true ? Self.plainDecimal(bytes) : nil
+        }) ?? nil, range.contains(value) {
+            return value
+        }
         guard let text = WireValue.airKorea.present(raw) else { return nil }
         guard let value = Self.plainDecimal(text) else {
             note(.unparsableNumber, field: field.wireName, value: raw,
@@ -81,27 +89,31 @@ extension ItemDiagnostics {
     /// (Clinger's fast path); longer numbers go through `Double(_:)`.
     static func plainDecimal(_ text: Substring) -> Double? {
         // nil from the fast path: not plain, or too long for it; the long way decides.
-        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
-            var mantissa: UInt64 = 0, significant = 0, before = 0, after = 0, seenDot = false, negative = false
-            for (index, byte) in bytes.enumerated() {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
-                    mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
-                    if seenDot { after += 1 } else { before += 1 }
-                case UInt8(ascii: "-") where index == 0: negative = true
-                case UInt8(ascii: "+") where index == 0: break
-                case UInt8(ascii: ".") where !seenDot: seenDot = true
-                default: return nil
-                }
-            }
-            guard before > 0, !seenDot || after > 0, significant <= 15, after <= 22 else { return nil }
-            let value = Double(mantissa) / powersOfTen[after]
-            return negative ? -value : value
-        }
-        if let fast, let value = fast { return value }
+        if let fast = text.utf8.withContiguousStorageIfAvailable(plainDecimal), let value = fast { return value }
         guard isPlainDecimal(text), let value = Double(text), value.isFinite else { return nil }
         return value
+    }
+
+    /// The fast path of `plainDecimal(_:)`: the value of a plain decimal with at most 15
+    /// significant digits and 22 decimals; nil for anything else (which may still be a plain
+    /// decimal, too long for this path).
+    static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: UInt64 = 0, significant = 0, before = 0, after = 0, seenDot = false, negative = false
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                if seenDot { after += 1 } else { before += 1 }
+            case UInt8(ascii: "-") where index == 0: negative = true
+            case UInt8(ascii: "+") where index == 0: break
+            case UInt8(ascii: ".") where !seenDot: seenDot = true
+            default: return nil
+            }
+        }
+        guard before > 0, !seenDot || after > 0, significant <= 15, after <= 22 else { return nil }
+        let value = Double(mantissa) / powersOfTen[after]
+        return negative ? -value : value
     }
 
     /// 10⁰ … 10²², each exactly representable as a Double.
@@ -131,6 +143,12 @@ extension ItemDiagnostics {
 
     /// An AirKorea grade 1…4; nil when missing, noted when present but not a grade.
     mutating func grade<Field: WireFields>(_ raw: String?, _ field: Field) -> AirKoreaGrade? {
+        // The common case in place: one digit 1…4, nothing to trim; the rest takes the long way.
+        if let raw, let grade = raw.utf8.withContiguousStorageIfAvailable({ bytes -> AirKoreaGrade? in
+            bytes.count == 1 && bytes[0] >= 49 && bytes[0] <= 52 ? AirKoreaGrade(rawValue: Int(bytes[0]) - 48) : nil
+        }) ?? nil {
+            return grade
+        }
         guard let text = WireValue.airKorea.present(raw) else { return nil }
         if text.utf8.count == 1, let digit = text.utf8.first, digit >= 49, digit <= 52 {
             return AirKoreaGrade(rawValue: Int(digit) - 48)

@@ -60,7 +60,16 @@ public enum KoreanCAI {
     /// The sub-index of `concentration` (µg/m³ for PM, ppm for gases): nil when negative or not
     /// a number, `.beyondScale` above the top breakpoint (+∞ included).
     public static func subIndex(_ pollutant: Pollutant, _ concentration: Double) -> IndexResult? {
-        table(for: pollutant).index(concentration)
+        // Each table read in place: `table(for:)` returns a copy (its name and rows retained and
+        // released), and this runs for up to six pollutants of every measurement.
+        switch pollutant {
+        case .pm10: pm10.index(concentration)
+        case .pm25: pm25.index(concentration)
+        case .o3: o3.index(concentration)
+        case .no2: no2.index(concentration)
+        case .co: co.index(concentration)
+        case .so2: so2.index(concentration)
+        }
     }
 
     /// The grade of a whole CAI value: 0–50 좋음, 51–100 보통, 101–250 나쁨, ≥251 매우나쁨;

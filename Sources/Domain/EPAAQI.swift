@@ -65,7 +65,12 @@ public enum EPAAQI {
     /// `.beyondScale` above the top breakpoint (+∞ included).
     public static func index(_ kind: DustKind, microgramsPerCubicMetre c: MicrogramsPerCubicMetre,
                              on date: LocalDate) -> IndexResult? {
-        table(for: kind, on: date).index(c)
+        // The table read in place (`table(for:on:)` returns a copy): this runs twice for every
+        // measurement.
+        for i in tables.indices where tables[i].pollutant == kind.pollutant && tables[i].isInForce(on: date) {
+            return tables[i].index(c)
+        }
+        preconditionFailure("no EPA AQI table for \(kind) on \(date)")
     }
 
     /// The AQI of a 24-h `kind` mean ending in `slot` (table chosen by the slot's start date).

@@ -53,6 +53,7 @@ public struct GradeCheck: Hashable, Sendable {
 /// Pure: no I/O.
 public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
     var checks: [GradeCheck] = []
+    checks.reserveCapacity(5)  // one allocation instead of three as it grows (this runs per measurement)
     let date = measurement.slot.date
     let indices = measurement.indices
 
