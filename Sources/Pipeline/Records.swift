@@ -72,6 +72,12 @@ public struct RecordWriter: Sendable {
     public typealias Encoder = @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void
     /// For writers made with `init(_:rows:)`: encodes a record's rows (see `EncodedRows`).
     public let encode: Encoder?
+    /// Transforms a record (`LoadableRecord.transformed`), encodes the result's rows and returns
+    /// the transform's diagnostics.
+    public typealias Preparer = @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> [Diagnostic]
+    /// For writers made with `init(_:rows:)`: the preparing task's one step per record, with the
+    /// record opened once (no second `FeedRecord` for the transformed value, no second cast).
+    public let prepare: Preparer?
 
     /// A writer for `Record`.
     public init<Record: LoadableRecord>(_ type: Record.Type,
@@ -82,6 +88,7 @@ public struct RecordWriter: Sendable {
             try write(record as! Record, payload, tables)
         }
         encode = nil
+        prepare = nil
     }
 
     /// A writer for `Record` that only upserts rows by natural key, encoded as values
@@ -96,6 +103,11 @@ public struct RecordWriter: Sendable {
             rows(record as! Record, payload, &encoded)
         }
         self.encode = encode
+        prepare = { record, payload, encoded in
+            let (transformed, diagnostics) = (record as! Record).transformed()
+            rows(transformed, payload, &encoded)
+            return diagnostics
+        }
         body = { record, payload, tables in
             var encoded = EncodedRows()
             encode(record, payload, &encoded)
@@ -155,9 +167,10 @@ public struct FeedSchema: Sendable {
         FeedSchema(migrations: schemas.flatMap(\.migrations), writers: schemas.flatMap(\.writers))
     }
 
-    /// The row encoder of each record type whose writer encodes rows (`RecordWriter(_:rows:)`).
-    public var encoderByType: [ObjectIdentifier: RecordWriter.Encoder] {
-        writerByType.compactMapValues(\.encode)
+    /// The transform-and-encode step of each record type whose writer encodes rows
+    /// (`RecordWriter(_:rows:)`).
+    public var preparerByType: [ObjectIdentifier: RecordWriter.Preparer] {
+        writerByType.compactMapValues(\.prepare)
     }
 
     /// The writer for each record type (the last registered wins).

@@ -363,7 +363,7 @@ public struct PipelineRunner: Sendable {
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
     /// in its preparing task). Memory is one payload's records (a page).
     static func prepare(_ staged: StagedPayload) throws -> PreparedPayload {
-        var sink = PreparingSink(encoders: staged.feed.schema.encoderByType, payload: staged.payload)
+        var sink = PreparingSink(preparers: staged.feed.schema.preparerByType, payload: staged.payload)
         let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)
         return PreparedPayload(entries: sink.entries, rows: sink.rows, summary: summary, newestSlot: sink.newestSlot)
     }
@@ -415,31 +415,36 @@ struct PreparingSink: RecordSink {
         case rows(Range<Int>)
         case diagnostic(Diagnostic)
     }
-    let encoders: [ObjectIdentifier: RecordWriter.Encoder]
+    let preparers: [ObjectIdentifier: RecordWriter.Preparer]
     let payload: RawPayload?
     var entries: [Entry] = []
     var rows = EncodedRows()
     var newestSlot: HourSlot?
 
-    init(encoders: [ObjectIdentifier: RecordWriter.Encoder] = [:], payload: RawPayload? = nil) {
-        self.encoders = encoders
+    init(preparers: [ObjectIdentifier: RecordWriter.Preparer] = [:], payload: RawPayload? = nil) {
+        self.preparers = preparers
         self.payload = payload
     }
 
     mutating func accept(_ record: FeedRecord) throws {
-        let (transformed, diagnostics) = record.transformed()
-        for d in diagnostics { entries.append(.diagnostic(d)) }
-        if let encode = encoders[ObjectIdentifier(transformed.recordType)] {
+        // `transformed()` returns its own type, so the record's type picks the preparer.
+        if let prepare = preparers[ObjectIdentifier(record.recordType)] {
             let from = rows.byteCount
             // A page of measurements is some 300 KB of rows: start at 64 KiB rather than 16 bytes.
             if from == 0 { rows.reserveCapacity(64 << 10) }
-            encode(transformed.value, payload, &rows)
-            if case .rows(let previous)? = entries.last, previous.upperBound == from {
+            let diagnostics = prepare(record.value, payload, &rows)
+            // The transform's diagnostics come before the record's rows, as they always have.
+            if !diagnostics.isEmpty {
+                for d in diagnostics { entries.append(.diagnostic(d)) }
+                entries.append(.rows(from..<rows.byteCount))
+            } else if case .rows(let previous)? = entries.last, previous.upperBound == from {
                 entries[entries.count - 1] = .rows(previous.lowerBound..<rows.byteCount)
             } else {
                 entries.append(.rows(from..<rows.byteCount))
             }
         } else {
+            let (transformed, diagnostics) = record.transformed()
+            for d in diagnostics { entries.append(.diagnostic(d)) }
             entries.append(.record(transformed))
         }
         if let slot = record.value.observedSlot, newestSlot.map({ slot > $0 }) ?? true { newestSlot = slot }
