@@ -59,12 +59,10 @@ enum PlausibleRange {
 extension ItemDiagnostics {
     /// A number within `range`; nil when missing, unparsable or implausible (the last two noted).
     mutating func number<Field: WireFields>(_ raw: String?, _ field: Field, range: ClosedRange<Double>, unit: String) -> Double? {
-        // The common case, read from the raw bytes in place: a plain decimal needing no trimming,
-        // within range. Anything else (missing, padded, unparsable, out of range) takes the long
+        // The common case, read from the raw bytes in place: a plain decimal (no padding, no
+        // missing marker: those are not plain decimals) within range. Anything else takes the long
         // way below, which decides and notes it.
-        if let raw, let value = raw.utf8.withContiguousStorageIfAvailable({ bytes -> Double? in
-            WireValue.airKorea.untrimmedVerdict(bytes) == true ? Self.plainDecimal(bytes) : nil
-        }) ?? nil, range.contains(value) {
+        if let raw, let value = raw.utf8.withContiguousStorageIfAvailable(Self.plainDecimal) ?? nil, range.contains(value) {
             return value
         }
         guard let text = WireValue.airKorea.present(raw) else { return nil }

@@ -124,10 +124,8 @@ public struct WireValue: Sendable {
 
     /// For a value whose ends cannot be whitespace: true when it is present, false when it is a
     /// missing marker; nil when it may need trimming first (then `present` takes the long way).
-    /// True means the bytes are the value as `present` would return it, so a caller may read
-    /// them in place.
     @inlinable
-    public func untrimmedVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    func untrimmedVerdict(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard let first = bytes.first, let last = bytes.last else { return false }
         if Self.mayBeSpace(first) || Self.mayBeSpaceEnd(last) { return nil }
         switch bytes.count {

@@ -3,6 +3,7 @@ import Domain
 import FeedCore
 import Foundation
 import Pipeline
+import PropertyBased
 import Testing
 
 @Suite("AirKorea item mapping")
@@ -45,6 +46,27 @@ struct MappingTests {
         if let diagnostic = outcome.diagnostics.first {
             #expect(diagnostic.location == "item 0 (종로구 2023-05-13 15:00) pm10Value")
             #expect(diagnostic.value == raw)
+        }
+    }
+
+    @Test("numbers and grades read from the raw bytes in place agree with the long way (trim, missing markers, plain decimal, range)")
+    func inPlaceReadsAgree() {
+        // Short strings over the characters that matter: digits, sign, point, padding (ASCII and
+        // U+3000), missing markers and junk.
+        let raw = Gen.element(of: ["0", "1", "2", "4", "5", "9", ".", "-", "+", " ", "\t", "*", "a", "\u{3000}", "null"])
+            .map { $0 ?? "" }.array(of: 0...6).map { $0.joined() }
+        seededPropertyCheck(count: 2000, input: raw) { raw in
+            var diagnostics = ItemDiagnostics(position: 0)
+            let number = diagnostics.number(raw, RealtimeField.pm10Value, range: PlausibleRange.particulate, unit: "µg/m³")
+            let text = WireValue.airKorea.present(raw)
+            let expected = text.flatMap(ItemDiagnostics.plainDecimal).flatMap { PlausibleRange.particulate.contains($0) ? $0 : nil }
+            #expect(number == expected, "number of \(raw.debugDescription)")
+            let grade = diagnostics.grade(raw, RealtimeField.pm10Grade)
+            let expectedGrade = text.flatMap { $0.count == 1 ? Int($0) : nil }.flatMap(AirKoreaGrade.init(rawValue:))
+            #expect(grade == expectedGrade, "grade of \(raw.debugDescription)")
+            // A present value that is neither is noted, once per read.
+            let noted = (text != nil && expected == nil ? 1 : 0) + (text != nil && expectedGrade == nil ? 1 : 0)
+            #expect(diagnostics.diagnostics.count == noted, "diagnostics of \(raw.debugDescription)")
         }
     }
 
