@@ -246,6 +246,26 @@ public struct UpsertTable: Sendable, Hashable {
 }
 
 extension UpsertTable {
+    /// The value inserted per column: the parameter `parameter` names, or `coalesce(<it>,
+    /// <fallback>)` where `insertFallbacks` declares one, each `{column}` in the fallback read
+    /// as that column's parameter (one pass over the fallback: a statement of 32 rows builds
+    /// 32 of them).
+    public func insertedValues(parameter: (String) -> String) -> [String] {
+        columns.map { column -> String in
+            guard let fallback = insertFallbacks[column] else { return parameter(column) }
+            var text = ""
+            var rest = Substring(fallback)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                text += rest[..<open]
+                let name = String(rest[rest.index(after: open)..<close])
+                text += columns.contains(name) ? parameter(name) : String(rest[open...close])
+                rest = rest[rest.index(after: close)...]
+            }
+            text += rest
+            return "coalesce(\(parameter(column)), \(text))"
+        }
+    }
+
     /// The clauses of this table's natural-key upsert in a store's SQL dialect, so every store
     /// applies `keepKnown`, `ignoredInComparison` and `insertFallbacks` alike:
     /// - `inserted`: the value inserted per column (a fallback where one is declared);
@@ -257,11 +277,7 @@ extension UpsertTable {
     /// writes "stored differs from new, NULLs compared as values" in the dialect.
     public func upsertClauses(parameter: (String) -> String, existing: (String) -> String,
                               differs: (_ existing: String, _ new: String) -> String) -> (inserted: [String], assignments: [String], compared: [String]) {
-        let inserted = columns.map { column -> String in
-            guard var fallback = insertFallbacks[column] else { return parameter(column) }
-            for name in columns { fallback = fallback.replacingOccurrences(of: "{\(name)}", with: parameter(name)) }
-            return "coalesce(\(parameter(column)), \(fallback))"
-        }
+        let inserted = insertedValues(parameter: parameter)
         let values = columns.filter { !key.contains($0) }
         let assignments = values.map { column in
             keepKnown.contains(column) ? "\(column) = coalesce(\(parameter(column)), \(existing(column)))" : "\(column) = \(parameter(column))"

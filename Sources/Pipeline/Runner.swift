@@ -432,12 +432,8 @@ struct PreparingSink: RecordSink {
             let from = rows.byteCount
             // A page of measurements is some 300 KB of rows: start at 64 KiB rather than 16 bytes.
             if from == 0 { rows.reserveCapacity(64 << 10) }
-            let diagnostics = prepare(record.value, payload, &rows)
-            // The transform's diagnostics come before the record's rows, as they always have.
-            if !diagnostics.isEmpty {
-                for d in diagnostics { entries.append(.diagnostic(d)) }
-                entries.append(.rows(from..<rows.byteCount))
-            } else if case .rows(let previous)? = entries.last, previous.upperBound == from {
+            for d in prepare(record.value, payload, &rows) { diagnose(d) }
+            if case .rows(let previous)? = entries.last, previous.upperBound == from {
                 entries[entries.count - 1] = .rows(previous.lowerBound..<rows.byteCount)
             } else {
                 entries.append(.rows(from..<rows.byteCount))
@@ -450,7 +446,16 @@ struct PreparingSink: RecordSink {
         if let slot = record.value.observedSlot, newestSlot.map({ slot > $0 }) ?? true { newestSlot = slot }
     }
 
-    mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
+    /// Diagnostics go to a table of their own, in their own order, so one goes before the run of
+    /// rows still open rather than splitting it: the writer inserts a run's rows several at a
+    /// time (`TableWriting.write(_:in:)`), and one grade mismatch in five rows left runs of five.
+    mutating func diagnose(_ diagnostic: Diagnostic) {
+        if case .rows? = entries.last {
+            entries.insert(.diagnostic(diagnostic), at: entries.count - 1)
+        } else {
+            entries.append(.diagnostic(diagnostic))
+        }
+    }
 }
 
 /// A replay load that failed after its run began: the run, and the files already reported.

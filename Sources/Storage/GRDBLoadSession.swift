@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import GRDBSQLite
 import Pipeline
 
 /// Writes records inside the transaction `SQLiteStore.load` opened, through the writer each
@@ -45,6 +46,20 @@ final class GRDBLoadSession: LoadSession {
         var insert: RawStatement
         var update: RawStatement
         var rows = 0
+        /// `UpsertSQL.insert(_:rows:)` for `GRDBLoadSession.insertBatch` rows, once prepared;
+        /// nil when the table's columns would need more parameters than SQLite allows.
+        var insertBatch: RawStatement?
+        private var triedBatch = false
+
+        func batchInsert(db: Database) throws -> RawStatement? {
+            if !triedBatch {
+                triedBatch = true
+                if spec.columns.count * GRDBLoadSession.insertBatch <= Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) {
+                    insertBatch = try RawStatement(db, sql: UpsertSQL.insert(spec, rows: GRDBLoadSession.insertBatch))
+                }
+            }
+            return insertBatch
+        }
 
         init(spec: UpsertTable, db: Database) throws {
             let sql = UpsertSQL(spec)
@@ -171,29 +186,91 @@ final class GRDBLoadSession: LoadSession {
         // Each of the buffer's tables resolved to its statements once, and read in place: a copy
         // of its `UpsertTable` and a look-up per row were 2 % of the writing closure's instructions.
         var resolved = [UpsertStatements?](repeating: nil, count: rows.tables.count)
-        try rows.forEach(in: byteRange) { row in
-            if !row.isCounted {
-                guard writtenOnceEncoded.insert(rows.tables[row.table].fingerprint, row.valueBytes) else { return }
+        // Consecutive counted rows of one table, inserted `insertBatch` at a time.
+        var pending: [EncodedRow] = []
+        var pendingStatements: UpsertStatements?
+        func flush() throws {
+            guard let statements = pendingStatements, !pending.isEmpty else { return }
+            defer { pending.removeAll(keepingCapacity: true) }
+            counts.add(try insertAll(pending, with: statements))
+        }
+        try withExtendedLifetime(rows) {
+            try rows.forEach(in: byteRange) { row in
+                if !row.isCounted {
+                    guard writtenOnceEncoded.insert(rows.tables[row.table].fingerprint, row.valueBytes) else { return }
+                }
+                let statements: UpsertStatements
+                if let known = resolved[row.table] {
+                    statements = known
+                } else {
+                    statements = try self.statements(for: rows.tables[row.table])
+                    resolved[row.table] = statements
+                }
+                statements.rows += 1
+                if row.isCounted {
+                    if pendingStatements !== statements { try flush(); pendingStatements = statements }
+                    pending.append(row)
+                    if pending.count == Self.insertBatch { try flush() }
+                } else {
+                    // Rows are written in their order: what a row's insert reads (a fallback
+                    // looking up its station) is what the rows before it left.
+                    try flush()
+                    _ = try upsert(row, with: statements)
+                }
             }
-            let statements: UpsertStatements
-            if let known = resolved[row.table] {
-                statements = known
-            } else {
-                statements = try self.statements(for: rows.tables[row.table])
-                resolved[row.table] = statements
-            }
-            statements.rows += 1
-            statements.insert.bind(row: row)
-            let outcome: WriteOutcome
-            if try statements.insert.run() == 1 {
-                outcome = .inserted
-            } else {
-                statements.update.bind(row: row)
-                outcome = try statements.update.run() == 1 ? .updated : .unchanged
-            }
-            if row.isCounted { counts.count(outcome) }
+            try flush()
         }
         return counts
+    }
+
+    /// Rows per multi-row insert of encoded rows (`write(_:in:)`): one step, one statement
+    /// start and end, one opening of the table and its indexes for all of them. 32 rows of the
+    /// measurement table are 1,280 parameters.
+    static let insertBatch = 32
+
+    /// Inserts `rows` (consecutive rows of `statements`' table) and counts their outcomes as the
+    /// row-by-row upsert would: a full batch goes in as one `INSERT OR FAIL … DO NOTHING` (see
+    /// `UpsertSQL.insert(_:rows:)`); when it inserted fewer than all, every row of it is then
+    /// offered to the update, in order, which changes exactly the rows that existed and differ
+    /// (a row the batch just inserted holds its own values, so its update changes nothing).
+    /// Rows are only ever written in their order, so the result equals the row-by-row one,
+    /// repeated keys included. A short batch goes row by row. A full one whose insert fails
+    /// fails the load: its rows are first offered row by row, so that the error names the row
+    /// (the one-row statement's), and the batch's own error is thrown if they all pass.
+    private func insertAll(_ rows: [EncodedRow], with statements: UpsertStatements) throws -> LoadCounts {
+        var counts = LoadCounts()
+        if rows.count == Self.insertBatch, var batch = try statements.batchInsert(db: db) {
+            defer { statements.insertBatch = batch }
+            batch.begin()
+            for row in rows { batch.append(row: row) }
+            let inserted: Int
+            do {
+                inserted = try batch.run()
+            } catch {
+                // The load fails either way; the one-row statements name the failing row.
+                for row in rows { _ = try upsert(row, with: statements) }
+                throw error
+            }
+            counts.inserted = inserted
+            if inserted < rows.count {
+                for row in rows {
+                    statements.update.bind(row: row)
+                    counts.updated += try statements.update.run()
+                }
+                counts.unchanged = rows.count - counts.inserted - counts.updated
+            }
+            return counts
+        }
+        for row in rows { counts.count(try upsert(row, with: statements)) }
+        return counts
+    }
+
+    /// One encoded row's upsert: insert, else update when it differs.
+    private func upsert(_ row: EncodedRow, with statements: UpsertStatements) throws -> WriteOutcome {
+        statements.insert.bind(row: row)
+        if try statements.insert.run() == 1 { return .inserted }
+        statements.update.bind(row: row)
+        return try statements.update.run() == 1 ? .updated : .unchanged
     }
 
     func upsertOnce(_ table: UpsertTable, _ row: RowValues) throws {

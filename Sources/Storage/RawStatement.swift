@@ -69,8 +69,15 @@ struct RawStatement {
     /// so a value bound here is never read after its buffer is gone.
     mutating func bind(row: EncodedRow) {
         begin()
+        append(row: row)
+    }
+
+    /// Binds every value of an encoded row, in order, from the parameter after the last one
+    /// bound: a statement of several rows binds them one after another (`begin` first). Text is
+    /// bound in place, as in `bind(row:)`.
+    mutating func append(row: EncodedRow) {
         let handle = self.handle
-        var index: Int32 = 0
+        var index = self.index
         row.forEachValue { value in
             index += 1
             switch value {

@@ -21,6 +21,25 @@ struct UpsertSQL: Sendable {
     let insert: String
     let update: String
 
+    /// `insert` for `rows` rows at once, row `r` bound to parameters `?(r·n + 1)` … `?(r·n + n)`:
+    /// `INSERT OR FAIL … VALUES (…), (…) ON CONFLICT (key) DO NOTHING`; changes equal to `rows`
+    /// mean every row was inserted. `OR FAIL` (for CHECK and NOT NULL) rather than the default
+    /// `ABORT`: a statement of several rows that may abort keeps a statement journal of every page
+    /// it touches, to undo its own earlier rows, and that cost as much as the rows saved. A
+    /// failing row still fails the load, whose one transaction is then rolled back whole.
+    static func insert(_ spec: UpsertTable, rows: Int) -> String {
+        let columns = spec.columns
+        let tuples = (0..<rows).map { row in
+            let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\(row * columns.count + $0 + 1)") })
+            let inserted = spec.insertedValues(parameter: { parameter[$0]! })
+            return "(\(inserted.joined(separator: ", ")))"
+        }
+        return """
+            INSERT OR FAIL INTO \(spec.table) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))
+            ON CONFLICT (\(spec.key.joined(separator: ", "))) DO NOTHING
+            """
+    }
+
     init(_ spec: UpsertTable) {
         let (table, columns, key) = (spec.table, spec.columns, spec.key)
         let parameter = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
