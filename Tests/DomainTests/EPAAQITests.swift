@@ -82,4 +82,17 @@ struct EPAAQITests {
             #expect(low <= high)
         }
     }
+
+    @Test("reading the tables in place answers as the table in force does (AQI and CAI sub-indices)")
+    func inPlaceLookUpsMatchTheirTables() {
+        let input = zip(Gen.double(in: -5...1_000), Gen.int(in: 19_000...20_500), Gen<DustKind>.case, Gen<Pollutant>.case)
+        seededPropertyCheck(count: 1_000, input: input) { c, day, kind, pollutant in
+            let date = LocalDate(daysSinceEpoch: day)
+            #expect(EPAAQI.index(kind, microgramsPerCubicMetre: c, on: date) == EPAAQI.table(for: kind, on: date).index(c))
+            let gas = c / 500  // ppm: 0 … 2 covers every gas table and beyond
+            let concentration = pollutant == .pm10 || pollutant == .pm25 ? c : gas
+            #expect(KoreanCAI.subIndex(pollutant, concentration) == KoreanCAI.table(for: pollutant).index(concentration))
+            #expect(KoreanCAI.table(for: pollutant).pollutant == pollutant)
+        }
+    }
 }
