@@ -46,19 +46,22 @@ final class GRDBLoadSession: LoadSession {
         var insert: RawStatement
         var update: RawStatement
         var rows = 0
-        /// `UpsertSQL.insert(_:rows:)` for `GRDBLoadSession.insertBatch` rows, once prepared;
-        /// nil when the table's columns would need more parameters than SQLite allows.
-        var insertBatch: RawStatement?
-        private var triedBatch = false
+        /// `UpsertSQL.insert(_:rows:)` for `GRDBLoadSession.insertBatch` rows, prepared on first use.
+        private var batch: Batch = .unprepared
+        private enum Batch { case unprepared, prepared(RawStatement), tooManyParameters }
 
+        /// The multi-row insert; nil when the table's columns would need more parameters than
+        /// SQLite allows. (A `RawStatement` copy shares the prepared statement, and `run` leaves
+        /// its binding position at the start again, so the copy handed out needs no writing back.)
         func batchInsert(db: Database) throws -> RawStatement? {
-            if !triedBatch {
-                triedBatch = true
-                if spec.columns.count * GRDBLoadSession.insertBatch <= Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) {
-                    insertBatch = try RawStatement(db, sql: UpsertSQL.insert(spec, rows: GRDBLoadSession.insertBatch))
-                }
+            if case .unprepared = batch {
+                let parameters = spec.columns.count * GRDBLoadSession.insertBatch
+                batch = parameters <= Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+                    ? .prepared(try RawStatement(db, sql: UpsertSQL.insert(spec, rows: GRDBLoadSession.insertBatch)))
+                    : .tooManyParameters
             }
-            return insertBatch
+            if case .prepared(let statement) = batch { return statement }
+            return nil
         }
 
         init(spec: UpsertTable, db: Database) throws {
@@ -240,7 +243,6 @@ final class GRDBLoadSession: LoadSession {
     private func insertAll(_ rows: [EncodedRow], with statements: UpsertStatements) throws -> LoadCounts {
         var counts = LoadCounts()
         if rows.count == Self.insertBatch, var batch = try statements.batchInsert(db: db) {
-            defer { statements.insertBatch = batch }
             batch.begin()
             for row in rows { batch.append(row: row) }
             let inserted: Int
