@@ -135,6 +135,8 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         config.label = "feedline.readonly"
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         do {
+            // A read-only connection cannot read past a killed load's journal; this restores what was committed.
+            try HotJournal.rollBack(path: path, busyTimeout: busyTimeout)
             self.queue = try DatabaseQueue(path: path, configuration: config)
         } catch {
             throw ReadOnlyQueryError(.sqlite, "Cannot open \(path) read-only: \(Self.describe(error)).")

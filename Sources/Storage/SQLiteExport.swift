@@ -11,6 +11,7 @@ public final class SQLiteExport: TableExport {
     /// Opens `path` read-only (the caller has brought it to this feedline's schema).
     public init(path: String) throws {
         location = path
+        try HotJournal.rollBack(path: path, busyTimeout: 5)
         var configuration = Configuration()
         configuration.readonly = true
         queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -6,9 +6,11 @@ import Pipeline
 /// The feedline database: one SQLite file in WAL mode, opened through GRDB.
 ///
 /// Implements the `RunStore` port. Every load is one write transaction; readers (queries,
-/// reports) never block it and are never blocked by it. Opened for writing (`init(path:)`) it
-/// creates and migrates the file; opened for reading (`init(readingAt:)`) it never creates,
-/// migrates or writes anything.
+/// reports) never block it and are never blocked by it — except during the first load into a
+/// file this store created, which writes the file directly (`DirectFirstLoad`). Opened for
+/// writing (`init(path:)`) it creates and migrates the file; opened for reading
+/// (`init(readingAt:)`) it never creates, migrates or writes anything (beyond rolling back a
+/// killed load's journal, `HotJournal`, which restores what was committed).
 public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchecked Sendable {
     /// The underlying pool (WAL, busy timeout). `@unchecked Sendable`: GRDB's pool is thread-safe.
     public let pool: DatabasePool
@@ -20,6 +22,10 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
     public let process: RunProcess
     /// The writer of each record type, from the feeds' schemas.
     let writers: [ObjectIdentifier: RecordWriter]
+    /// Whether the next load is the first into a file this store created, and so writes the file
+    /// directly (`DirectFirstLoad`). Read and cleared only inside the pool's writer, which runs
+    /// one write at a time.
+    private var nextLoadIsFirstIntoNewFile: Bool
 
     /// Opens (creating if needed) the database at `path` for writing and applies pending migrations.
     ///
@@ -61,6 +67,7 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         } catch where Self.isBusy(error) {
             throw Self.busyError(path: path, busyTimeout: busyTimeout, process: process)
         }
+        self.nextLoadIsFirstIntoNewFile = isNew
         if migrate { try reportingBusy { try migrator.migrate(pool) } }
     }
 
@@ -78,6 +85,7 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         self.busyTimeout = busyTimeout
         self.process = process
         self.writers = [:]
+        self.nextLoadIsFirstIntoNewFile = false
         if case .foreign(let objects) = try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
             throw Self.notFeedlineError(path: path, objects: objects)
         }
@@ -122,8 +130,10 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
     }
 
     /// `DatabaseShape.inspect`, with "not a database" and busy failures as `DatabaseAccessError`s.
+    /// A load killed part-way through a rollback journal is rolled back first (`HotJournal`).
     private static func inspect(path: String, busyTimeout: TimeInterval, process: RunProcess) throws -> DatabaseShape {
         do {
+            try HotJournal.rollBack(path: path, busyTimeout: busyTimeout)
             return try DatabaseShape.inspect(path: path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw DatabaseAccessError(.notFeedline, "\(path) is not a SQLite database (\(error.message ?? "file is not a database")). Point --db (or FEEDLINE_DB) at feedline's database, or at a new or empty file.")
@@ -154,6 +164,9 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         try reportingBusy {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
+                let direct = nextLoadIsFirstIntoNewFile ? try DirectFirstLoad.begin(db) : false
+                nextLoadIsFirstIntoNewFile = false
+                defer { if direct { DirectFirstLoad.end(db) } }
                 var counts = LoadCounts()
                 try db.inTransaction(.immediate) {
                     let session = GRDBLoadSession(db: db, run: run, writers: writers)
