@@ -23,9 +23,9 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
     /// The writer of each record type, from the feeds' schemas.
     let writers: [ObjectIdentifier: RecordWriter]
     /// Whether the next load is the first into a file this store created, and so writes the file
-    /// directly (`DirectFirstLoad`). Read and cleared only inside the pool's writer, which runs
-    /// one write at a time.
+    /// directly (`DirectFirstLoad`). Taken (read and cleared) under `firstLoadLock`.
     private var nextLoadIsFirstIntoNewFile: Bool
+    private let firstLoadLock = NSLock()
 
     /// Opens (creating if needed) the database at `path` for writing and applies pending migrations.
     ///
@@ -161,11 +161,17 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
 
     public func load(run: RunID, finishedAt: @escaping @Sendable () -> Date,
                      _ body: (LoadSession) throws -> LoadCounts) throws -> LoadCounts {
-        try reportingBusy {
+        let firstIntoNewFile = firstLoadLock.withLock {
+            defer { nextLoadIsFirstIntoNewFile = false }
+            return nextLoadIsFirstIntoNewFile
+        }
+        // This store's own idle readers (ledger and bookmark reads before the load) would keep
+        // the file in WAL mode: close them (the pool opens new ones when asked).
+        if firstIntoNewFile { pool.releaseMemory() }
+        return try reportingBusy {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.loadCacheKiB)")
-                let direct = nextLoadIsFirstIntoNewFile ? try DirectFirstLoad.begin(db) : false
-                nextLoadIsFirstIntoNewFile = false
+                let direct = firstIntoNewFile ? try DirectFirstLoad.begin(db) : false
                 defer { if direct { DirectFirstLoad.end(db) } }
                 var counts = LoadCounts()
                 try db.inTransaction(.immediate) {

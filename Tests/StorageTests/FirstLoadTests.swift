@@ -49,6 +49,9 @@ import TestSupport
         defer { dir.remove() }
         let path = dir.path("new.sqlite").path
         let store = try SQLiteStore(path: path, schema: .feedline)
+        // A read through the store's own pool first, as a run's ledger and bookmark reads do: its
+        // idle reader connection must not keep the load in the WAL.
+        #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM run") } == 0)
 
         var walDuringFirst = true, journalDuringFirst = false
         let first = try load(store, measurements(200)) {
