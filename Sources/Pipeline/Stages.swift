@@ -88,10 +88,24 @@ public struct FeedRequest: Hashable, Sendable, Codable {
         return base.absoluteString + "?" + q
     }
 
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
+    /// Percent-encodes everything but RFC 3986 unreserved characters: each other byte of the
+    /// UTF-8 encoding becomes `%XX` (upper-case hex), as Foundation's `addingPercentEncoding`
+    /// does — byte by byte, without building a `CharacterSet` per call (a live run composes its
+    /// redacted URL for every log line, archive record and diagnostic of every page).
     public static func percentEncode(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%")); out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
