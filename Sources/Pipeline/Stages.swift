@@ -93,7 +93,6 @@ public struct FeedRequest: Hashable, Sendable, Codable {
     /// does — byte by byte, without building a `CharacterSet` per call (a live run composes its
     /// redacted URL for every log line, archive record and diagnostic of every page).
     public static func percentEncode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -102,11 +101,13 @@ public struct FeedRequest: Hashable, Sendable, Codable {
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             default:
-                out.append(UInt8(ascii: "%")); out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 0x0F)])
+                out.append(UInt8(ascii: "%")); out.append(hexDigits[Int(byte >> 4)]); out.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
 
 /// An ordered query parameter.
