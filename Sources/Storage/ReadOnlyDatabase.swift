@@ -89,6 +89,9 @@ public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
         case sqlite
         /// The statement ran longer than its time limit and was stopped.
         case timedOut
+        /// The file stayed locked past the busy timeout (a first load into a new file holds it
+        /// until it commits; see `DirectFirstLoad`): worth trying again.
+        case busy
     }
 
     public let kind: Kind
@@ -108,7 +111,9 @@ public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
 ///
 /// Opened with `SQLITE_OPEN_READONLY` (GRDB `Configuration.readonly`) and `PRAGMA query_only`, so
 /// nothing it runs can change the file; in WAL mode it reads a consistent snapshot and neither
-/// blocks a running load nor is blocked by it. It never creates the file and never migrates.
+/// blocks a running load nor is blocked by it (except the first load into a new file, which
+/// writes the file directly: opening waits for its commit, `DirectFirstLoad`). It never creates
+/// the file and never migrates.
 public final class ReadOnlyDatabase: @unchecked Sendable {
     /// `@unchecked Sendable`: GRDB's queue serialises every access.
     private let queue: DatabaseQueue
@@ -135,9 +140,12 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         config.label = "feedline.readonly"
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         do {
-            // A read-only connection cannot read past a killed load's journal; this restores what was committed.
+            // A read-only connection cannot read past a killed load's journal; this restores what was
+            // committed. A journal that is not hot belongs to a first load still writing the file.
             try HotJournal.rollBack(path: path, busyTimeout: busyTimeout)
             self.queue = try DatabaseQueue(path: path, configuration: config)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw ReadOnlyQueryError(.busy, "\(path) stayed locked for more than \(Self.seconds(busyTimeout)): a first load into a new file holds it until it commits; try again when the load has finished.")
         } catch {
             throw ReadOnlyQueryError(.sqlite, "Cannot open \(path) read-only: \(Self.describe(error)).")
         }

@@ -118,6 +118,26 @@ import TestSupport
         #expect(try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM measurement") } == 50)
     }
 
+    @Test("a reader opening the file while the first load holds it says busy (worth retrying), and reads it after the commit")
+    func readerDuringTheFirstLoadIsBusy() throws {
+        let dir = try TemporaryDirectory("firstload")
+        defer { dir.remove() }
+        let path = dir.path("new.sqlite").path
+        let store = try SQLiteStore(path: path, schema: .feedline)
+        var during: Result<ReadOnlyDatabase, Error>?
+        // Enough rows to overflow the load's page cache, so SQLite has written into the file and
+        // holds it exclusively until the commit.
+        _ = try load(store, measurements(40_000)) {
+            during = Result { try ReadOnlyDatabase(path: path, busyTimeout: 0.1) }
+        }
+        let error = try #require(throws: ReadOnlyQueryError.self) { try during?.get() }
+        #expect(error.kind == .busy)
+        #expect(error.message.contains("first load into a new file"))
+        var counted: [[SQLValue]] = []
+        try ReadOnlyDatabase(path: path).run(sql: "SELECT count(*) FROM measurement", columns: { _ in }, row: { counted.append($0) })
+        #expect(counted == [[.integer(40_000)]])
+    }
+
     /// A feedline database whose first load was killed after SQLite had spilled changed pages
     /// into the file: the file and its hot journal, as the killed process left them.
     func killedFirstLoad(at path: String, in dir: TemporaryDirectory) throws {

@@ -247,7 +247,7 @@ extension Console {
         let database: ReadOnlyDatabase
         do { database = try ReadOnlyDatabase(path: paths.database.path) } catch {
             err("error: \(error)")
-            return .configuration
+            return (error as? ReadOnlyQueryError)?.kind == .busy ? .temporaryFailure : .configuration
         }
         do {
             warnUnused(request, used: try database.check(sql: sql))
@@ -333,7 +333,7 @@ extension Console {
         switch error.kind {
         case .noDatabase: return .configuration
         case .refused, .missingParameter: return .usage
-        case .timedOut: return .temporaryFailure
+        case .timedOut, .busy: return .temporaryFailure
         case .sqlite:
             if error.message.contains("no such table"), let pending = try? database.pendingMigrations(), !pending.isEmpty {
                 environment.errorOutput("hint: this database predates the current schema (missing: \(pending.joined(separator: ", "))); "
