@@ -58,7 +58,12 @@ public enum EPAAQI {
 
     /// The table for `kind` in force on `date`.
     public static func table(for kind: DustKind, on date: LocalDate) -> BreakpointTable {
-        tables.first { $0.pollutant == kind.pollutant && $0.isInForce(on: date) }!
+        tables[tableIndex(for: kind, on: date)]
+    }
+
+    /// Where in `tables` the table for `kind` on `date` is (one is in force on every date).
+    private static func tableIndex(for kind: DustKind, on date: LocalDate) -> Int {
+        tables.firstIndex { $0.pollutant == kind.pollutant && $0.isInForce(on: date) }!
     }
 
     /// The AQI of a 24-h `kind` mean for the day `date`: nil when negative or not a number,
@@ -67,10 +72,7 @@ public enum EPAAQI {
                              on date: LocalDate) -> IndexResult? {
         // The table read in place (`table(for:on:)` returns a copy): this runs twice for every
         // measurement.
-        for i in tables.indices where tables[i].pollutant == kind.pollutant && tables[i].isInForce(on: date) {
-            return tables[i].index(c)
-        }
-        preconditionFailure("no EPA AQI table for \(kind) on \(date)")
+        tables[tableIndex(for: kind, on: date)].index(c)
     }
 
     /// The AQI of a 24-h `kind` mean ending in `slot` (table chosen by the slot's start date).

@@ -68,10 +68,6 @@ public struct RecordWriter: Sendable {
     /// The record type it stores.
     public let recordType: any LoadableRecord.Type
     private let body: @Sendable (any LoadableRecord, RawPayload?, any TableWriting) throws -> WriteOutcome
-    /// Encodes one record's rows (the record must be of `recordType`).
-    public typealias Encoder = @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> Void
-    /// For writers made with `init(_:rows:)`: encodes a record's rows (see `EncodedRows`).
-    public let encode: Encoder?
     /// Transforms a record (`LoadableRecord.transformed`), encodes the result's rows and returns
     /// the transform's diagnostics.
     public typealias Preparer = @Sendable (any LoadableRecord, RawPayload?, inout EncodedRows) -> [Diagnostic]
@@ -87,7 +83,6 @@ public struct RecordWriter: Sendable {
             // The registry only hands a writer records of its own type.
             try write(record as! Record, payload, tables)
         }
-        encode = nil
         prepare = nil
     }
 
@@ -99,10 +94,6 @@ public struct RecordWriter: Sendable {
     public init<Record: LoadableRecord>(_ type: Record.Type,
                                         rows: @escaping @Sendable (Record, RawPayload?, inout EncodedRows) -> Void) {
         recordType = type
-        let encode: Encoder = { record, payload, encoded in
-            rows(record as! Record, payload, &encoded)
-        }
-        self.encode = encode
         prepare = { record, payload, encoded in
             let (transformed, diagnostics) = (record as! Record).transformed()
             rows(transformed, payload, &encoded)
@@ -110,7 +101,7 @@ public struct RecordWriter: Sendable {
         }
         body = { record, payload, tables in
             var encoded = EncodedRows()
-            encode(record, payload, &encoded)
+            rows(record as! Record, payload, &encoded)
             return try tables.write(encoded, in: nil).outcome
         }
     }

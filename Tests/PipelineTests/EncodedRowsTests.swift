@@ -117,7 +117,9 @@ struct EncodedRowsTests {
         #expect(try writer.write(Reading(station: "종로구", value: 3), payload: nil, to: tables) == .inserted)
         #expect(tables.calls == ["upsert b [종로구, 3.0]"])
         var encoded = EncodedRows()
-        writer.encode?(Reading(station: "중구", value: nil), nil, &encoded)
+        // The preparing task's step: the transform (here the default: unchanged, no diagnostics), then the rows.
+        let diagnostics = writer.prepare?(Reading(station: "중구", value: nil), nil, &encoded)
+        #expect(diagnostics?.isEmpty == true)
         #expect(Self.decode(encoded).map(\.values) == [[.text("중구"), .null]])
     }
 }
