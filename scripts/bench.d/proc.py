@@ -12,6 +12,14 @@ usage: proc.py repeat N LABEL -- COMMAND...
          that ended included; /proc/PID/stat counts 10 ms ticks, too coarse for an idle process),
          then stops it with SIGTERM and prints
          `idle SECONDS CPU_S CPU_PER_HOUR_S MAXRSS_KB STATUS` (STATUS: its exit status after SIGTERM).
+       proc.py split N LABEL -- COMMAND...
+         Runs COMMAND N times in a row (output discarded), reading /proc/PID/status about every
+         millisecond, and prints one line per run:
+         `LABEL REP MAXRSS_KB SAMPLED_RSS_KB ANON_KB FILE_KB STATUS`: the kernel's peak RSS
+         (rusage), and the highest RSS sampled with its anonymous part (RssAnon: heap, stacks,
+         written data) and its file-backed part (RssFile: the code and read-only data of the
+         executable and its libraries, as far as the process has touched them) at that moment.
+         The sample may miss the very peak by a little (SAMPLED_RSS_KB ≤ MAXRSS_KB says by how much).
 """
 import os
 import signal
@@ -28,6 +36,32 @@ def repeat(n, label, command):
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
         print(f"{label} {rep} {wall:.4f} {usage.ru_utime + usage.ru_stime:.4f} {usage.ru_maxrss} {proc.returncode}", flush=True)
+
+
+def status_kb(pid):
+    """VmRSS, RssAnon and RssFile of process `pid` in KiB, from /proc/PID/status (None once it has gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            fields = dict(line.split(":", 1) for line in fh if line.startswith(("VmRSS", "RssAnon", "RssFile")))
+        return tuple(int(fields[k].split()[0]) for k in ("VmRSS", "RssAnon", "RssFile"))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def rss_by_kind(n, label, command):
+    for rep in range(1, n + 1):
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        best = (0, 0, 0)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            sample = status_kb(proc.pid)
+            if sample and sample[0] > best[0]:
+                best = sample
+            time.sleep(0.001)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        print(f"{label} {rep} {usage.ru_maxrss} {best[0]} {best[1]} {best[2]} {proc.returncode}", flush=True)
 
 
 def process_cpu_ns(pid):
@@ -60,6 +94,9 @@ def main(argv):
     args, command = argv[1:split], argv[split + 1:]
     if args[:1] == ["repeat"] and len(args) == 3:
         repeat(int(args[1]), args[2], command)
+        return 0
+    if args[:1] == ["split"] and len(args) == 3:
+        rss_by_kind(int(args[1]), args[2], command)
         return 0
     if args[:1] == ["idle"] and len(args) == 3:
         return idle(float(args[1]), float(args[2]), command)

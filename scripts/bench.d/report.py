@@ -234,6 +234,19 @@ def main(argv):
         if "feedline" in js:
             out.append(f"  {m.get('days')}d (main JSON runs): {js['feedline']['rss_mb']:.1f} MiB{ws(js['feedline']['rss_mb'] * 1024)}")
         big = m.get("rss_days", "30") + "d"
+        # The working set by kind (scripts/bench's untimed runs sampled from /proc/PID/status):
+        # "maxrss sampled anon file" in KiB for `--version` and each size.
+        kinds = {k[len("split_"):]: [int(v) for v in m[k].split()] for k in m if k.startswith("split_") and len(m[k].split()) == 4}
+        if "version" in kinds:
+            base = kinds["version"]
+            out.append("  By kind, at the highest RSS sampled about every millisecond (untimed runs; anonymous: heap, stacks, "
+                       "written data; file-backed: the code and read-only data touched):")
+            for label in ["version"] + sorted((k for k in kinds if k != "version"), key=lambda k: int(k.rstrip("d"))):
+                _, sampled, anon, file = kinds[label]
+                line = f"  {'--version' if label == 'version' else label:>9}: {sampled / 1024:5.1f} MiB = anonymous {anon / 1024:5.1f} + file-backed {file / 1024:5.1f}"
+                if label != "version":
+                    line += f"; working set {(sampled - base[1]) / 1024:.1f} MiB = anonymous +{(anon - base[2]) / 1024:.1f} + file-backed +{(file - base[3]) / 1024:.1f}"
+                out.append(line)
         if big in rss and "1d" in rss:
             peak = rss[big]["rss_kb"] / 1024
             growth = rss[big]["rss_kb"] / rss["1d"]["rss_kb"]
