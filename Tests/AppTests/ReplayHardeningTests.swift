@@ -33,18 +33,28 @@ import Glibc
         let fifo = pages.appendingPathComponent("pipe.xml")
         #expect(mkfifo(fifo.path, 0o600) == 0)
 
-        // Watchdog: opening a FIFO waits for a writer forever. If the replay has not returned in
-        // a minute, become that writer (which ends the wait) and fail, rather than hang the suite.
+        // Watchdog: opening a FIFO waits for a writer forever. A writer's non-blocking open
+        // succeeds only while a reader has the FIFO open (or is waiting in open), so the watchdog
+        // tries one every 20 ms until the replay returns: if one succeeds, the replay opened the
+        // FIFO — the defect — and that writer ends its wait. How long the replay takes on a busy
+        // machine does not matter; the ten-minute limit is only a backstop against another hang.
         let feedline = env.feedline, paths = env.paths()
         let outcome = Outcome()
         Task.detached { outcome.finish(await feedline.replay(inputs: ["pages"], sourceHint: nil, parameters: [:], paths: paths, force: false)) }
-        // Waited for off the cooperative pool: blocking one of its threads here could starve the
-        // replay task itself on a machine with few cores.
-        if !(await outcome.waitOffPool(seconds: 60)) {
-            Issue.record("replay hung opening the FIFO \(fifo.path)")
+        let watched = await outcome.watchOffPool(seconds: 600, every: 0.02) {
             let fd = open(fifo.path, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd) }
+            guard fd >= 0 else { return false }
+            close(fd)
+            return true
+        }
+        switch watched {
+        case .finished: break
+        case .stopped:
+            Issue.record("replay opened the FIFO \(fifo.path)")
             _ = await outcome.waitOffPool(seconds: 60)
+            return
+        case .timedOut:
+            Issue.record("replay did not return within ten minutes (the FIFO \(fifo.path) was never opened)")
             return
         }
         #expect(outcome.status == .success, "\(env.err.text)")
@@ -140,6 +150,27 @@ final class Outcome: @unchecked Sendable {
     func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
 
     var status: App.ExitStatus? { lock.withLock { value } }
+
+    /// How `watchOffPool` ended.
+    enum Watch { case finished, stopped, timedOut }
+
+    /// Waits on a dispatch thread for the outcome, calling `stop` every `every` seconds: `.stopped`
+    /// as soon as `stop` returns true, `.timedOut` when nothing finished within `seconds`.
+    func watchOffPool(seconds: Double, every: Double, stop: @escaping @Sendable () -> Bool) async -> Watch {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let deadline = DispatchTime.now() + seconds
+                while DispatchTime.now() < deadline {
+                    if self.done.wait(timeout: .now() + every) == .success {
+                        self.done.signal()  // `wait` and `waitOffPool` still see it finished
+                        return continuation.resume(returning: .finished)
+                    }
+                    if stop() { return continuation.resume(returning: .stopped) }
+                }
+                continuation.resume(returning: .timedOut)
+            }
+        }
+    }
 
     /// `wait(seconds:)` on a dispatch thread, so the calling task's thread stays free.
     func waitOffPool(seconds: Double) async -> Bool {
