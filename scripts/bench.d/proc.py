@@ -19,7 +19,8 @@ usage: proc.py repeat N LABEL -- COMMAND...
          (rusage), and the highest RSS sampled with its anonymous part (RssAnon: heap, stacks,
          written data) and its file-backed part (RssFile: the code and read-only data of the
          executable and its libraries, as far as the process has touched them) at that moment.
-         The sample may miss the very peak by a little (SAMPLED_RSS_KB ≤ MAXRSS_KB says by how much).
+         The two peaks differ by a little either way: a sample can miss the very peak, and the
+         kernel brings its own peak figure up to date only now and then.
 """
 import os
 import signal
