@@ -281,6 +281,13 @@ import TestSupport
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let store = try SQLiteStore(path: env.database.path, schema: .feedline)
+        // The first load into a new file writes it directly and holds it until it commits (by
+        // design; FirstLoadTests covers it), unless a reader already has the file open — which
+        // here was a race between the two threads. Load once first, so the load under test is
+        // the ordinary kind, through the WAL, that readers never wait for.
+        let setUpClock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_700_000_000) }
+        _ = try store.load(run: try store.beginRun(pipeline: "set-up", mode: .replay, startedAt: setUpClock()),
+                           finishedAt: setUpClock) { _ in LoadCounts() }
         let rows = 8_000
         let probe = LoadProbe()
         let feedline = env.feedline
