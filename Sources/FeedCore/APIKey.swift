@@ -74,6 +74,13 @@ public struct APIKey: Sendable {
 /// `\u002B`) or XML/HTML-escaped (`&amp;`, `&#43;`, `&#x2B;`). The forms are derived once per key;
 /// a body is first searched for the longest run of letters and digits the key contains (every
 /// form keeps those runs verbatim), so a body without the key costs one byte search.
+///
+/// Then what a reader will decode is checked too (`DecodedSecretScan`): a key spelled with
+/// character references for every letter, split by a CDATA section or a comment, or written
+/// with `\uXXXX` escapes has no byte form, but decodes to the key. That pass runs only when
+/// the body holds something that can hide a character (`&#`, a comment or CDATA section, a
+/// `\u` escape, or an entity or escape for a character the key has), so a body without any
+/// costs a few more byte searches.
 public struct SecretScrubber: Sendable {
     /// What replaces a secret.
     public static let replacement = "REDACTED"
@@ -81,6 +88,13 @@ public struct SecretScrubber: Sendable {
     /// Every form, longest first (so a longer form is replaced before a shorter one inside it).
     public let forms: [[UInt8]]
     private let anchor: [UInt8]
+    /// The forms a reader's decoded text may hold (as sent, percent-decoded, form-decoded, and
+    /// their percent-encodings), searched for in decoded text.
+    let decodedForms: [[UInt8]]
+    /// Whether a form holds a character that an XML entity (`&amp;` …) or a JSON escape other
+    /// than `\u` (`\/`, `\"`, `\n` …) can stand for.
+    private let hasEntityCharacter: Bool
+    private let hasEscapeCharacter: Bool
 
     public init(secret: String) {
         let trimmed = secret.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -113,6 +127,10 @@ public struct SecretScrubber: Sendable {
             all.insert(Self.numericReferences(text, hex: true))
         }
         all.remove("")
+        encoded.remove("")
+        decodedForms = encoded.map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        hasEntityCharacter = encoded.contains { $0.contains { "&<>\"'".contains($0) } }
+        hasEscapeCharacter = encoded.contains { $0.unicodeScalars.contains { "\"\\/".unicodeScalars.contains($0) || $0.value < 0x20 } }
         forms = all.map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
         // The longest run of letters and digits that every form holds (a run next to an escape
         // may not survive in every form); none of 4 bytes or more means every search is full.
@@ -125,7 +143,7 @@ public struct SecretScrubber: Sendable {
         } ?? []
     }
 
-    /// Whether `data` holds any form of the secret.
+    /// Whether `data` holds any byte form of the secret (decoded forms are not looked for).
     public func occurs(in data: Data) -> Bool {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
@@ -134,8 +152,14 @@ public struct SecretScrubber: Sendable {
         }
     }
 
-    /// `data` with every form of the secret replaced by `REDACTED`; the same bytes when there is none.
+    /// `data` with every form of the secret replaced by `REDACTED`, and every span that an XML or
+    /// JSON reader would decode to a form of it; the same bytes when there is none.
     public func scrub(_ data: Data) -> Data {
+        scrubDecoded(scrubBytes(data))
+    }
+
+    /// `data` with every byte form of the secret replaced.
+    func scrubBytes(_ data: Data) -> Data {
         guard occurs(in: data) else { return data }
         var bytes = [UInt8](data)
         let replacement = Array(Self.replacement.utf8)
@@ -159,11 +183,41 @@ public struct SecretScrubber: Sendable {
         return Data(bytes)
     }
 
+    /// `data` with every span an XML or JSON reader would decode to a form of the secret replaced
+    /// (`DecodedSecretScan`). Decodes only when the bytes hold a construct that can hide a
+    /// character of the secret.
+    func scrubDecoded(_ data: Data) -> Data {
+        var current = data
+        for syntax in [DecodedSecretScan.Syntax.xml, .json] where mayHide(current, syntax) {
+            let replaced: [UInt8]? = current.withUnsafeBytes { raw in
+                let source = raw.bindMemory(to: UInt8.self)
+                let scan = DecodedSecretScan(source, syntax: syntax)
+                let spans = scan.spans(of: decodedForms)
+                return spans.isEmpty ? nil : scan.replacing(spans, in: source, with: Array(Self.replacement.utf8))
+            }
+            if let replaced { current = Data(replaced) }
+        }
+        return current
+    }
+
+    /// Whether `data` holds a construct that decodes differently from its bytes and could stand
+    /// for a character of the secret.
+    func mayHide(_ data: Data, _ syntax: DecodedSecretScan.Syntax) -> Bool {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let has = { (needle: String) in Self.find(Array(needle.utf8), in: bytes, from: 0) != nil }
+            switch syntax {
+            case .xml: return has("&#") || has("<!--") || has("<![CDATA[") || (hasEntityCharacter && has("&"))
+            case .json: return has("\\u") || (hasEscapeCharacter && has("\\"))
+            }
+        }
+    }
+
     /// `text` with every form of the secret replaced.
     public func scrub(_ text: String) -> String {
         let data = Data(text.utf8)
-        guard occurs(in: data) else { return text }
-        return String(decoding: scrub(data), as: UTF8.self)
+        let clean = scrub(data)
+        return clean == data ? text : String(decoding: clean, as: UTF8.self)
     }
 
     // MARK: - Forms
