@@ -130,7 +130,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                                                        .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "AppTests", dependencies: ["App", "Storage", "FeedCore", "CSHA256", "AirKorea", "CareerNet", "Saramin", "Pipeline", "Domain", "TestSupport",
-            .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
+            .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ReliabilityTests", dependencies: ["App", "Storage", "FeedCore", "AirKorea", "Pipeline", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]

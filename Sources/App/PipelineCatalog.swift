@@ -84,6 +84,7 @@ public struct PipelineCatalog: Sendable {
     public func load(_ file: URL) throws -> PipelineDefinition {
         let name = file.deletingPathExtension().lastPathComponent
         let label = displayPath(file)
+        if let message = PipelineName.problem(name) { throw Problem(file: ShellText.shown(label), field: nil, message: message) }
         func problem(_ field: String?, _ message: String) -> Problem { Problem(file: label, field: field, message: message) }
 
         // Only a regular file (or a link to one) is read, and only up to the size bound: a FIFO

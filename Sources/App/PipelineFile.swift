@@ -126,3 +126,31 @@ struct PipelineFile: Decodable {
         init(from decoder: any Decoder) throws {}
     }
 }
+
+/// The rule for pipeline names: a name is an identifier, because it reaches command lines
+/// (`feedline run NAME`), crontab lines, systemd unit names and log file names.
+///
+/// A name is ASCII letters, digits, `_`, `-` and `.`, starts with a letter, digit or `_` (never
+/// `-`, which would read as an option, nor `.`), and is at most 100 characters. Control
+/// characters, whitespace, quotes, shell metacharacters (`$`, `` ` ``, `;`, `|`, `&`, `%`, …)
+/// and non-ASCII letters are refused when the file is read.
+enum PipelineName {
+    static let maximumLength = 100
+    private static let first = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_".unicodeScalars)
+    private static let rest = first.union("-.".unicodeScalars)
+
+    /// Why `name` is not a pipeline name, or nil when it is one.
+    static func problem(_ name: String) -> String? {
+        let scalars = name.unicodeScalars
+        guard let head = scalars.first else { return "has no pipeline name (the file name before .yaml is empty)." }
+        let allowed = "ASCII letters, digits, '_', '-' and '.', starting with a letter, digit or '_'"
+        if scalars.count > maximumLength {
+            return "has a pipeline name of \(scalars.count) characters; names are at most \(maximumLength)."
+        }
+        if head == "-" { return "has a pipeline name starting with '-' (\(ShellText.shown(name))), which would read as an option; names are \(allowed)." }
+        guard first.contains(head), scalars.allSatisfy(rest.contains) else {
+            return "has a pipeline name (\(ShellText.shown(name))) with characters a name cannot hold (control characters, spaces, quotes or shell characters); names are \(allowed)."
+        }
+        return nil
+    }
+}

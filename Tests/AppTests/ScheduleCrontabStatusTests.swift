@@ -54,7 +54,7 @@ struct ScheduleCrontabStatusTests {
         _ = try env.writeScheduledPipelines()
         let odd = CrontabRenderer(executable: "/opt/my tools/feedline", repository: "/srv/it's here", database: "/data/100%.sqlite", logDirectory: "/var/log")
         _ = env.feedline.crontab(paths: env.paths(pipelines: env.dir.path("Pipelines")), renderer: odd, systemd: false)
-        #expect(env.out.text.contains(#"cd '/srv/it'\''s here' && '/opt/my tools/feedline' run sched-seoul --live --db '/data/100\%.sqlite' >>/var/log/sched-seoul.log 2>&1"#))
+        #expect(env.out.text.contains(#"cd '/srv/it'\''s here' && '/opt/my tools/feedline' run sched-seoul --live --db '/data/100'\%'.sqlite' >>/var/log/sched-seoul.log 2>&1"#))
     }
 
     @Test("--systemd: a service + timer per pipeline, OnCalendar from the cron fields, comments where cron and systemd differ")

@@ -190,7 +190,12 @@ extension Console {
             environment.errorOutput("error: no pipeline in \(paths.pipelines.path) has a schedule.")
             return .configuration
         }
-        environment.output(systemd ? renderer.systemd(pipelines, now: environment.clock()) : renderer.crontab(pipelines))
+        do {
+            environment.output(systemd ? try renderer.systemd(pipelines, now: environment.clock()) : try renderer.crontab(pipelines))
+        } catch {
+            environment.errorOutput("error: \(error)")
+            return .configuration
+        }
         return .success
     }
 }
