@@ -82,7 +82,24 @@ final class GRDBLoadSession: LoadSession {
 
     var runID: RunID { run }
 
+    /// A write after an error ended the load's transaction.
+    struct TransactionEnded: Error, CustomStringConvertible {
+        var description: String {
+            "the load's transaction was ended by an earlier database error (disk full, I/O error, out of memory or an interrupt); nothing of this run is kept."
+        }
+    }
+
+    /// Every write goes through this: a load writes only inside its one transaction. SQLite
+    /// ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, an
+    /// interrupt); a write after that would run in autocommit mode and commit on its own, so a
+    /// failed load would leave part of itself behind.
+    @inline(__always)
+    private func requireTransaction() throws {
+        guard db.isInsideTransaction else { throw TransactionEnded() }
+    }
+
     func write(_ record: FeedRecord, payload: RawPayload?) throws -> WriteOutcome {
+        try requireTransaction()
         guard let writer = writers[ObjectIdentifier(record.recordType)] else {
             throw UnregisteredRecordError(recordType: String(describing: record.recordType))
         }
@@ -101,6 +118,7 @@ final class GRDBLoadSession: LoadSession {
     /// Inserts the diagnostics still waiting.
     func flushDiagnostics() throws {
         guard !pendingDiagnostics.isEmpty else { return }
+        try requireTransaction()
         defer { pendingDiagnostics.removeAll(keepingCapacity: true) }
         let columns = "INSERT INTO diagnostic (run_id, payload_sha256, code, message, location, value) VALUES "
         let row = "(?, ?, ?, ?, ?, ?)"
@@ -137,6 +155,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws {
+        try requireTransaction()
         try db.execute(sql: """
             INSERT INTO payload (sha256, source, operation, format, request_url, fetched_at, http_status, content_type,
                                  byte_count, item_count, archive_path, run_id)
@@ -148,6 +167,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func setBookmark(_ name: String, to value: String) throws {
+        try requireTransaction()
         let pipeline = try pipelineName ?? String.fetchOne(db, sql: "SELECT pipeline FROM run WHERE id = ?", arguments: [run.rawValue]) ?? "?"
         pipelineName = pipeline
         try db.execute(sql: """
@@ -159,6 +179,7 @@ final class GRDBLoadSession: LoadSession {
     // MARK: - TableWriting
 
     func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {
+        try requireTransaction()
         let statements = try self.statements(for: table)
         statements.rows += 1
         statements.insert.bind(row: row)
@@ -185,6 +206,7 @@ final class GRDBLoadSession: LoadSession {
     /// Encoded rows bound straight from their buffer: the same statements and outcomes as
     /// `upsert` and `upsertOnce`, without a `RowValues` per row.
     func write(_ rows: EncodedRows, in byteRange: Range<Int>?) throws -> LoadCounts {
+        try requireTransaction()
         var counts = LoadCounts()
         // Each of the buffer's tables resolved to its statements once, and read in place: a copy
         // of its `UpsertTable` and a look-up per row were 2 % of the writing closure's instructions.
@@ -238,8 +260,9 @@ final class GRDBLoadSession: LoadSession {
     /// (a row the batch just inserted holds its own values, so its update changes nothing).
     /// Rows are only ever written in their order, so the result equals the row-by-row one,
     /// repeated keys included. A short batch goes row by row. A full one whose insert fails
-    /// fails the load: its rows are first offered row by row, so that the error names the row
-    /// (the one-row statement's), and the batch's own error is thrown if they all pass.
+    /// fails the load: while the load's transaction is still open its rows are first offered row
+    /// by row, so that the error names the row (the one-row statement's), and the batch's own
+    /// error is thrown if they all pass; an error that ended the transaction is thrown at once.
     private func insertAll(_ rows: [EncodedRow], with statements: UpsertStatements) throws -> LoadCounts {
         var counts = LoadCounts()
         if rows.count == Self.insertBatch, var batch = try statements.batchInsert(db: db) {
@@ -249,7 +272,11 @@ final class GRDBLoadSession: LoadSession {
             do {
                 inserted = try batch.run()
             } catch {
-                // The load fails either way; the one-row statements name the failing row.
+                // The load fails either way; the one-row statements name the failing row, but
+                // only while the load's transaction is still open. An error that ended it
+                // (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, an interrupt) leaves SQLite in
+                // autocommit mode, where each one-row statement would commit on its own.
+                guard db.isInsideTransaction else { throw error }
                 for row in rows { _ = try upsert(row, with: statements) }
                 throw error
             }
@@ -282,6 +309,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func replaceChildren(_ table: ChildTable, parent: [StoreValue], rows: [RowValues]) throws -> Bool {
+        try requireTransaction()
         writesByTable[table.table, default: 0] += rows.count
         let parentWhere = table.parentColumns.map { "\($0) = ?" }.joined(separator: " AND ")
         let parentArguments = StatementArguments(parent.map(\.databaseValue))
@@ -315,6 +343,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func insert(into table: String, columns: [String], _ row: RowValues) throws {
+        try requireTransaction()
         writesByTable[table, default: 0] += 1
         try db.cachedStatement(sql: """
             INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -322,6 +351,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func raiseBookmark(_ name: String, toAtLeast value: Int64) throws {
+        try requireTransaction()
         try db.execute(sql: """
             INSERT INTO bookmark (pipeline, name, value, run_id)
             SELECT pipeline, ?, ?, id FROM run WHERE id = ?
@@ -345,6 +375,7 @@ final class GRDBLoadSession: LoadSession {
     }
 
     func record(_ results: [CheckResult]) throws {
+        try requireTransaction()
         try CheckEvaluator.record(results, run: run, in: db)
     }
 
