@@ -85,11 +85,18 @@ public struct PipelineCatalog: Sendable {
         let name = file.deletingPathExtension().lastPathComponent
         let label = displayPath(file)
         if let message = PipelineName.problem(name) { throw Problem(file: ShellText.shown(label), field: nil, message: message) }
-        func problem(_ field: String?, _ message: String) -> Problem { Problem(file: label, field: field, message: message) }
+        /// A field named by the file itself is quoted only as a short excerpt.
+        func problem(_ field: String?, _ message: String) -> Problem { Problem(file: label, field: field.map { ProjectFile.excerpt($0) }, message: message) }
 
         // Only a regular file (or a link to one) is read, and only up to the size bound: a FIFO
         // or device would block the read, a huge file would fill memory.
         let real = file.resolvingSymlinksInPath()
+        // A link may lead elsewhere in the home that holds the directory, never out of it.
+        do throws(ProjectFile.Problem) {
+            _ = try ProjectFile.contained(file, in: directory, alsoInside: [directory.deletingLastPathComponent()], what: "pipeline file")
+        } catch where error.kind == .refused {
+            throw problem(nil, "resolves to \(real.path), outside \(displayPath(directory.deletingLastPathComponent())); it is not read.")
+        } catch {}
         let attributes = try? FileManager.default.attributesOfItem(atPath: real.path)
         guard let type = attributes?[.type] as? FileAttributeType else { throw problem(nil, "cannot be read (missing, a dangling link, or no permission).") }
         guard type == .typeRegular else { throw problem(nil, "is not a regular file.") }

@@ -28,7 +28,7 @@ import TestSupport
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let junit = env.dir.path("reports/checks.xml")
-        let status = await env.feedline.check(names: [], paths: env.paths(), junit: junit.path)
+        let status = await env.feedline.check(names: [], paths: env.paths(), junit: junit.path, makeDirectories: true)
         #expect(status == .success, "\(env.out.text)\n\(env.err.text)")
         let pipelines = try FileManager.default.contentsOfDirectory(atPath: FixturePaths.repositoryRoot.appendingPathComponent("Pipelines").path)
             .filter { $0.hasSuffix(".yaml") }

@@ -85,15 +85,17 @@ import TestSupport
         let (env, mark) = try await loaded()
         defer { env.dir.remove() }
         let file = env.dir.path("out.csv")
-        func query(_ sql: String, to output: URL) -> App.ExitStatus {
-            env.feedline.query(QueryRequest(source: .sql(sql), format: .csv, savedQueries: Self.savedQueries, output: output), paths: env.paths())
+        func query(_ sql: String, to output: URL, force: Bool = false) -> App.ExitStatus {
+            var request = QueryRequest(source: .sql(sql), format: .csv, savedQueries: Self.savedQueries, output: output)
+            request.force = force
+            return env.feedline.query(request, paths: env.paths())
         }
         #expect(query("SELECT station_name, count(*) AS n FROM measurement GROUP BY 1", to: file) == .success, "\(env.err.text)")
         #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("station_name,n\n종로구,"))
         #expect(printed(env, since: mark).isEmpty, "rows go to the file, not standard output")
         // A failing query leaves the earlier file as it was, and no temporary file behind.
         let before = try Data(contentsOf: file)
-        #expect(query("SELECT nope FROM measurement", to: file) == .failure)
+        #expect(query("SELECT nope FROM measurement", to: file, force: true) == .failure)
         #expect(try Data(contentsOf: file) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: env.dir.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
         // The database and other SQLite files are never written over; nor is a directory.

@@ -173,7 +173,7 @@ import TestSupport
         let env = try await loadedEnvironment()
         defer { env.dir.remove() }
         #expect(report(env, to: "r.html") == .success)
-        let head = try bytes(env.dir.path("r.html")).prefix(ReportOutputFile.markerWindow)
-        #expect(head.range(of: ReportOutputFile.marker) != nil)
+        let head = try bytes(env.dir.path("r.html")).prefix(App.OutputFile.Kind.report.window)
+        #expect(head.range(of: App.OutputFile.reportMarker) != nil)
     }
 }

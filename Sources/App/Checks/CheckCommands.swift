@@ -14,7 +14,7 @@ struct CheckCommand: AsyncParsableCommand {
         Examples:
           feedline check
           feedline check airkorea-seoul
-          feedline check --junit build/feedline-checks.xml
+          feedline check --junit build/feedline-checks.xml --mkdir
           feedline check --json | jq '.pipelines[].snapshots[].status'
         """)
 
@@ -22,8 +22,14 @@ struct CheckCommand: AsyncParsableCommand {
               completion: .pipelineNames)
     var pipelines: [String] = []
 
-    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file: a new file, or one an earlier --junit wrote (never a directory, device, the database or any SQLite file).", valueName: "file"))
     var junit: String?
+
+    @Flag(help: "With --junit: replace an existing file that is not a JUnit report feedline wrote.")
+    var force = false
+
+    @Flag(name: .customLong("mkdir"), help: "With --junit: create the missing directories of the path.")
+    var makeDirectories = false
 
     @Flag(help: "Print the results as one JSON object.")
     var json = false
@@ -34,7 +40,8 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = files.paths(env, database: global.db)
-        try finish(await Console(environment: env).check(names: pipelines, paths: paths, json: json, junit: junit))
+        try finish(await Console(environment: env).check(names: pipelines, paths: paths, json: json, junit: junit,
+                                                                        force: force, makeDirectories: makeDirectories))
     }
 }
 
@@ -61,13 +68,16 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Flag(help: "Print what was written as one JSON object.")
     var json = false
 
+    @Flag(help: "Replace a snapshot file that is not one feedline wrote (never a directory, device or SQLite file).")
+    var force = false
+
     @OptionGroup var files: FixtureFileOptions
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let env = try global.environment()
         let paths = files.paths(env, database: global.db)
-        try finish(await Console(environment: env).snapshot(names: pipelines, paths: paths, json: json))
+        try finish(await Console(environment: env).snapshot(names: pipelines, paths: paths, json: json, force: force))
     }
 }
 

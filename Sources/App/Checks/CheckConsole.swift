@@ -70,8 +70,20 @@ extension Console {
 
     /// `feedline check`: replays the pipelines' fixtures into temporary databases, runs their
     /// checks and compares their snapshots; prints each result (or `--json`), writes JUnit XML
-    /// when asked. Exit: 0 all passed; 1 anything failed; 78 only invalid pipeline files.
-    public func check(names: [String], paths: Paths, json: Bool = false, junit: String? = nil) async -> ExitStatus {
+    /// when asked (through `OutputFile`, checked before anything is replayed). Exit: 0 all
+    /// passed; 1 anything failed; 64 a refused `--junit` path; 78 only invalid pipeline files.
+    public func check(names: [String], paths: Paths, json: Bool = false, junit: String? = nil,
+                      force: Bool = false, makeDirectories: Bool = false) async -> ExitStatus {
+        var junitFile: OutputFile?
+        if let junit {
+            do throws(OutputFile.Problem) {
+                junitFile = try OutputFile.prepare(environment.resolve(junit), kind: .junit, database: OutputFile.Database(paths.database),
+                                                   force: force, makeDirectories: makeDirectories)
+            } catch {
+                err("error: \(error)")
+                return error.refused ? .usage : .failure
+            }
+        }
         let outcome: PipelineChecks.CheckOutcome
         do throws(CommandRefusal) {
             outcome = try await PipelineChecks(environment: environment).check(names: names, paths: paths)
@@ -86,14 +98,10 @@ extension Console {
             err("warning: \(file) is no pipeline's snapshot, so it is not compared; remove it, or declare it under snapshots: (file: …).")
         }
         var status = outcome.exitStatus
-        if let junit {
-            let url = environment.resolve(junit)
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(JUnitReport.render(outcome).utf8).write(to: url, options: .atomic)
-            } catch {
-                err("error: cannot write the JUnit report \(junit): \((error as NSError).localizedDescription)")
-                if status == .success { status = .failure }
+        if let junitFile {
+            do throws(OutputFile.Problem) { try junitFile.write(Data(JUnitReport.render(outcome).utf8)) } catch {
+                err("error: \(error)")
+                if error.refused { status = .usage } else if status == .success { status = .failure }
             }
         }
         if json {
@@ -186,10 +194,10 @@ extension Console {
 
     /// `feedline snapshot`: replays the pipelines' fixtures and writes their snapshot files,
     /// saying of each whether it is new, updated (with the differences) or unchanged.
-    public func snapshot(names: [String], paths: Paths, json: Bool = false) async -> ExitStatus {
+    public func snapshot(names: [String], paths: Paths, json: Bool = false, force: Bool = false) async -> ExitStatus {
         let outcome: PipelineChecks.SnapshotOutcome
         do throws(CommandRefusal) {
-            outcome = try await PipelineChecks(environment: environment).snapshot(names: names, paths: paths)
+            outcome = try await PipelineChecks(environment: environment).snapshot(names: names, paths: paths, force: force)
         } catch {
             return refused(error)
         }

@@ -233,3 +233,28 @@ enum SnapshotFile {
         return value.isEmpty ? "\"\"" : value
     }
 }
+
+extension OutputFile.Kind {
+    /// A snapshot file of `spec`: recognised by what `SnapshotFile.render` starts it with — for
+    /// CSV a header line of column names, one of them `spec`'s; for JSON the opening `"table"`
+    /// line naming `spec`'s table.
+    static func snapshot(_ spec: SnapshotSpec) -> OutputFile.Kind {
+        let table = spec.table, columns = Set(spec.columns), format = spec.format
+        return OutputFile.Kind(noun: "the snapshot", recognisedAs: "a snapshot file feedline wrote", exampleName: "\(spec.table).\(spec.format.rawValue)",
+                               option: "snapshot file:", window: 4096, recognises: { head in
+            guard !head.contains(0), let text = String(data: head, encoding: .utf8) ?? String(data: head.dropLast(3), encoding: .utf8) else {
+                return false
+            }
+            switch format {
+            case .json:
+                return text.hasPrefix("{\n  \"table\": \(JSONText.string(table)),\n")
+            case .csv:
+                guard let end = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) else { return false }
+                let names = text[..<end].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                return names.allSatisfy { name in
+                    name.first.map { $0 == "_" || $0.isLetter } == true && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+                } && names.contains(where: columns.contains)
+            }
+        })
+    }
+}

@@ -270,8 +270,12 @@ struct GenerateDocsCommand: ParsableCommand {
         let root = URL(fileURLWithPath: root)
         for file in GeneratedDocs.files() {
             let url = root.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(file.contents.utf8).write(to: url, options: .atomic)
+            do throws(OutputFile.Problem) {
+                try OutputFile.prepare(url, kind: .projectFile("the generated file"), database: nil, force: true, makeDirectories: true)
+                    .write(Data(file.contents.utf8))
+            } catch {
+                throw ValidationError("\(error)")
+            }
             print("wrote \(file.path)")
         }
     }

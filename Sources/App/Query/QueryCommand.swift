@@ -60,8 +60,14 @@ struct QueryCommand: AsyncParsableCommand {
     var timeout: Double = QueryRequest.defaultTimeout
 
     @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Write the rows to FILE instead of standard output: a new file, or a regular file that is replaced once the query has finished (never the database or another SQLite file).", valueName: "file"))
+            help: ArgumentHelp("Write the rows to FILE instead of standard output, once the query has finished: a new file, or with --force an existing regular file (never a directory, device, the database or another SQLite file).", valueName: "file"))
     var output: String?
+
+    @Flag(help: "With -o: replace an existing file.")
+    var force = false
+
+    @Flag(name: .customLong("mkdir"), help: "With -o: create the missing directories of the path.")
+    var makeDirectories = false
 
     @OptionGroup var global: GlobalOptions
 
@@ -103,9 +109,11 @@ struct QueryCommand: AsyncParsableCommand {
         } else {
             source = .text(sql ?? "")
         }
-        let request = QueryRequest(source: source, format: QueryOutputFormat(rawValue: format)!,
+        var request = QueryRequest(source: source, format: QueryOutputFormat(rawValue: format)!,
                                    parameters: QueryRequest.parse(params), maxWidth: maxWidth, savedQueries: directory,
                                    timeout: timeout, output: output.map(env.resolve))
+        request.force = force
+        request.makeDirectories = makeDirectories
         try finish(feedline.query(request, paths: paths))
     }
 
@@ -150,8 +158,12 @@ public struct QueryRequest: Sendable {
     public var savedQueries: URL
     /// Seconds SQLite may spend computing rows; 0: no limit.
     public var timeout: TimeInterval
-    /// `-o FILE`: where the rows go instead of standard output.
+    /// `-o FILE`: where the rows go instead of standard output (see `OutputFile`).
     public var output: URL?
+    /// `--force`: `output` may replace any regular file that is not SQLite.
+    public var force = false
+    /// `--mkdir`: the missing directories of `output` are created.
+    public var makeDirectories = false
 
     public init(source: Source, format: QueryOutputFormat = .table, parameters: [String: String] = [:],
                 maxWidth: Int = 40, savedQueries: URL, timeout: TimeInterval = QueryRequest.defaultTimeout, output: URL? = nil) {
@@ -280,16 +292,19 @@ extension Console {
                     run: (_ columns: ([String]) throws -> Void, _ row: ([SQLValue]) throws -> Void) throws -> Void,
                     failed: (Error) -> ExitStatus) -> ExitStatus {
         let out = environment.output, err = environment.errorOutput
-        var opened: QueryOutputFile?
+        var opened: OutputFile.Stream?
         if let path = request.output {
-            do { opened = try QueryOutputFile(path, database: paths.database) } catch {
+            do throws(OutputFile.Problem) {
+                opened = try OutputFile.prepare(path, kind: .queryRows, database: OutputFile.Database(paths.database, role: "the database being queried"),
+                                                force: request.force, makeDirectories: request.makeDirectories).open()
+            } catch {
                 err("error: \(error)")
                 return error.refused ? .usage : .failure
             }
         }
         let file = opened
         let destination: @Sendable (String) -> Void
-        if let file { destination = { file.write($0) } } else { destination = out }
+        if let file { destination = { file.appendLine($0) } } else { destination = out }
         let buffer = LineBuffer(output: destination)
         var writer: any QueryRowWriter = switch request.format {
         case .table: TableWriter(maxWidth: request.maxWidth, write: buffer.write)
@@ -303,12 +318,13 @@ extension Console {
         } catch {
             if isTimeout(error) { writer.stopped(rows: count) }
             buffer.flush()
+            file?.discard()
             return failed(error)
         }
         writer.end(rows: count)
         buffer.flush()
         if let file {
-            do { try file.commit(database: paths.database) } catch {
+            do throws(OutputFile.Problem) { try file.commit() } catch {
                 err("error: \(error)")
                 return error.refused ? .usage : .failure
             }

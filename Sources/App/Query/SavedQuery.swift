@@ -33,10 +33,35 @@ public struct SavedQuery: Sendable, Equatable {
         public var help: String
     }
 
-    /// Reads and parses `file`.
+    /// The bound on a saved query file's size.
+    static let maximumBytes = 1 << 20
+
+    /// Reads and parses `file` (a regular file of at most `maximumBytes`, see `ProjectFile`).
     public init(file: URL) throws {
-        let sql = try String(contentsOf: file, encoding: .utf8)
+        let real = ProjectFile.realPath(file.path).map { URL(fileURLWithPath: $0) } ?? file
+        guard let sql = String(data: try ProjectFile.read(real, limit: Self.maximumBytes, what: "saved query"), encoding: .utf8) else {
+            throw ProjectFile.Problem(kind: .unreadable, message: "the saved query \(file.path) is not UTF-8 text.")
+        }
         self.init(name: file.deletingPathExtension().lastPathComponent, file: file, sql: sql)
+    }
+
+    /// The saved queries built into feedline (the `Data/queries/*.sql` a new home gets, see
+    /// `Scaffold`), used when the saved-queries directory is missing or holds none, so a hint such
+    /// as `feedline query diagnostics` works outside a home too.
+    public static var builtIn: [SavedQuery] {
+        Scaffold.files.compactMap { file in
+            let prefix = "Data/queries/"
+            guard file.path.hasPrefix(prefix), file.path.hasSuffix(".sql"), let sql = String(data: file.contents, encoding: .utf8) else { return nil }
+            let name = String(file.path.dropFirst(prefix.count).dropLast(".sql".count))
+            return SavedQuery(name: name, file: URL(fileURLWithPath: "/feedline-built-in/\(file.path)"), sql: sql)
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// True when `directory` holds no saved query files (or is not there): the built-in ones
+    /// stand in.
+    static func usesBuiltIn(_ directory: URL) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return !names.contains { $0.hasSuffix(".sql") && !$0.hasPrefix(".") }
     }
 
     public init(name: String, file: URL, sql: String) {
@@ -85,8 +110,10 @@ public struct SavedQuery: Sendable, Equatable {
     }
 
     /// Every `*.sql` file in `directory`, by name (leaving out names that are not plain names
-    /// and files whose symbolic links lead outside the directory).
+    /// and files whose symbolic links lead outside the directory); the built-in queries when it
+    /// holds none.
     public static func all(in directory: URL) -> [SavedQuery] {
+        if usesBuiltIn(directory) { return builtIn }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".sql") && !$0.hasPrefix(".") }.sorted().compactMap {
             if case .found(let query) = named($0, in: directory) { query } else { nil }
@@ -110,6 +137,7 @@ public struct SavedQuery: Sendable, Equatable {
     public static func named(_ name: String, in directory: URL) -> Lookup {
         let bare = name.hasSuffix(".sql") ? String(name.dropLast(".sql".count)) : name
         guard looksLikeName(bare) else { return .invalidName }
+        if usesBuiltIn(directory) { return builtIn.first { $0.name == bare }.map(Lookup.found) ?? .notFound }
         let file = directory.appendingPathComponent("\(bare).sql")
         guard let resolvedFile = realPath(file.path), let resolvedDirectory = realPath(directory.path) else { return .notFound }
         guard (resolvedFile as NSString).deletingLastPathComponent == resolvedDirectory else {

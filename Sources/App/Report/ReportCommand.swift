@@ -147,7 +147,7 @@ public struct ReportRequest: Sendable {
 }
 
 extension Console {
-    /// Writes the HTML report (see `ReportOutputFile` for where it may go). Exit: 0 written;
+    /// Writes the HTML report (see `OutputFile` for where it may go). Exit: 0 written;
     /// 1 unknown station/province, bad range or a failed write; 64 an output path feedline does
     /// not write to; 78 no database.
     public func report(_ request: ReportRequest, paths: Paths) -> ExitStatus {
@@ -189,10 +189,10 @@ extension Console {
 
             let slug = request.subject.name.map { "/\\:*?\"<>| ".contains($0) ? "_" : $0 }
             let file = environment.resolve(request.output ?? "report-\(String(slug))-\(first)_\(last).html")
-            do throws(ReportOutputFile.Problem) {
-                let output = try ReportOutputFile.prepare(file, database: paths.database, force: request.force,
-                                                          makeDirectories: request.makeDirectories)
-                try output.write(Data(html.utf8), database: paths.database, force: request.force)
+            do throws(OutputFile.Problem) {
+                let output = try OutputFile.prepare(file, kind: .report, database: OutputFile.Database(paths.database),
+                                                    force: request.force, makeDirectories: request.makeDirectories)
+                try output.write(Data(html.utf8))
             } catch {
                 err("error: \(error)")
                 return error.kind == .refused ? .usage : .failure

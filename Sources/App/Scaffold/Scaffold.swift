@@ -18,7 +18,8 @@ public enum Scaffold {
     }
 
     /// Writes the home at `directory` (created if missing, parents too). Existing files are kept
-    /// unless `overwrite`; the `Data/` folder is created for the database and archive.
+    /// unless `overwrite`, and are replaced through `OutputFile` (never a directory, device,
+    /// FIFO or SQLite file); the `Data/` folder is created for the database and archive.
     public static func create(at directory: URL, overwrite: Bool) throws -> Report {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
@@ -33,11 +34,15 @@ public enum Scaffold {
                 report.kept.append(path)
                 continue
             }
-            do {
-                try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try contents.write(to: target, options: .atomic)
+            var st = stat()
+            if lstat(target.path, &st) == 0 && !overwrite {
+                report.kept.append(path)  // a dangling link, kept as it is
+                continue
+            }
+            do throws(OutputFile.Problem) {
+                try OutputFile.prepare(target, kind: .projectFile("the file"), database: nil, force: overwrite, makeDirectories: true).write(contents)
             } catch {
-                throw FeedlineHome.Problem(description: "cannot write \(target.path): \((error as NSError).localizedDescription)")
+                throw FeedlineHome.Problem(description: "\(error)")
             }
             report.written.append(path)
         }

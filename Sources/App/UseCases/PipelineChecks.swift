@@ -116,11 +116,15 @@ public struct PipelineChecks: Sendable {
     /// What `feedline snapshot` did.
     public struct SnapshotOutcome: Sendable {
         public var written: [SnapshotWrite]
-        /// `pipeline: why` for pipelines whose fixtures did not load (nothing of theirs was written).
+        /// `pipeline: why` for pipelines whose fixtures did not load, or whose snapshot files
+        /// could not be written (nothing of theirs past that point was written).
         public var failures: [(pipeline: String, error: String)]
         public var skipped: [PipelineCatalog.Problem]
+        /// A snapshot's path is one feedline does not write to (`OutputFile`, `ProjectFile`).
+        public var refused = false
 
         public var exitStatus: ExitStatus {
+            if refused { return .usage }
             if !failures.isEmpty { return written.isEmpty ? .failure : .partial }
             return skipped.isEmpty ? .success : .configuration
         }
@@ -192,12 +196,20 @@ public struct PipelineChecks: Sendable {
         }
         comparison.rows = rows.count
         let now = SnapshotFile.render(spec, rows: rows)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            comparison.status = .missing
-            comparison.message = "no snapshot file yet; write it with `feedline snapshot \(database.pipeline)`"
+        let bytes: Data
+        do throws(ProjectFile.Problem) {
+            bytes = try ProjectFile.read(spec.file, in: paths.fixtures, what: "snapshot file")
+        } catch {
+            var st = stat()
+            if error.kind == .missing && lstat(url.path, &st) != 0 {
+                comparison.status = .missing
+                comparison.message = "no snapshot file yet; write it with `feedline snapshot \(database.pipeline)`"
+            } else {
+                comparison.message = error.description
+            }
             return comparison
         }
-        guard let recorded = try? String(contentsOf: url, encoding: .utf8) else {
+        guard let recorded = String(data: bytes, encoding: .utf8), !recorded.contains("\u{0}") else {
             comparison.message = "cannot read \(comparison.path) as UTF-8 text"
             return comparison
         }
@@ -231,7 +243,7 @@ public struct PipelineChecks: Sendable {
     /// Replays each selected pipeline's fixtures (checks left out) into a temporary database and
     /// writes its snapshots beside the fixtures; says for each file whether it is new, changed
     /// (and how) or the same.
-    public func snapshot(names: [String], paths: Paths) async throws(CommandRefusal) -> SnapshotOutcome {
+    public func snapshot(names: [String], paths: Paths, force: Bool = false) async throws(CommandRefusal) -> SnapshotOutcome {
         let selection = try PipelineRuns(environment: environment).select(names: names, paths: paths)
         var pipelines = selection.pipelines
         if names.isEmpty {
@@ -258,25 +270,50 @@ public struct PipelineChecks: Sendable {
                     let text = SnapshotFile.render(spec, rows: rows)
                     let url = paths.fixtures.appendingPathComponent(spec.file)
                     let path = environment.displayPath(url)
-                    let old = try? String(contentsOf: url, encoding: .utf8)
-                    var write = SnapshotWrite(pipeline: pipeline.name, spec: spec, path: path, rows: rows.count, change: old == nil ? .created : .unchanged)
+                    let target = try Self.snapshotTarget(spec, fixtures: paths.fixtures, database: paths.database, force: force)
+                    var existing: Data?
+                    if target.replacedMode != nil {
+                        existing = try ProjectFile.read(spec.file, in: paths.fixtures, what: "snapshot file")
+                    }
+                    let old = existing.flatMap { String(data: $0, encoding: .utf8) }
+                    var write = SnapshotWrite(pipeline: pipeline.name, spec: spec, path: path, rows: rows.count,
+                                              change: existing == nil ? .created : old == text ? .unchanged : .updated)
                     if let old, old != text {
-                        write.change = .updated
                         write.comparison = Self.compare(recorded: old, now: text,
                                                         into: SnapshotComparison(spec: spec, path: path, status: .differs, rows: rows.count))
                     }
-                    if write.change != .unchanged {
-                        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                        try Data(text.utf8).write(to: url, options: .atomic)
-                    }
+                    if write.change != .unchanged { try target.write(Data(text.utf8)) }
                     writes.append(write)  // only once it is on disk
                 }
+            } catch let problem as OutputFile.Problem {
+                outcome.refused = outcome.refused || problem.refused
+                outcome.failures.append((pipeline.name, "cannot write its snapshots: \(problem)"))
+            } catch let problem as ProjectFile.Problem {
+                outcome.refused = true
+                outcome.failures.append((pipeline.name, "cannot write its snapshots: \(problem)"))
             } catch {
-                outcome.failures.append((pipeline.name, "cannot write its snapshots: \(error.localizedDescription)"))
+                outcome.failures.append((pipeline.name, "cannot write its snapshots: \(error)"))
             }
             outcome.written += writes
         }
         return outcome
+    }
+
+    /// Where `spec`'s file is written: inside the fixtures directory (its missing directories
+    /// are created there; a link leading out of it is refused), through `OutputFile`, which
+    /// replaces only a snapshot file feedline wrote (its header), or with `force` another file.
+    static func snapshotTarget(_ spec: SnapshotSpec, fixtures: URL, database: URL, force: Bool) throws -> OutputFile {
+        let url = try ProjectFile.path(spec.file, in: fixtures, what: "snapshot file")
+        var st = stat()
+        if lstat(url.path, &st) == 0 {
+            _ = try ProjectFile.contained(url, in: fixtures, what: "snapshot file")
+        } else {
+            var existing = url.deletingLastPathComponent()
+            while existing.path != "/" && lstat(existing.path, &st) != 0 { existing = existing.deletingLastPathComponent() }
+            _ = try ProjectFile.contained(existing, in: fixtures, what: "snapshot file's directory")
+        }
+        return try OutputFile.prepare(url, kind: .snapshot(spec), database: OutputFile.Database(database),
+                                      force: force, makeDirectories: true)
     }
 
     // MARK: - Replaying fixtures

@@ -13,9 +13,10 @@ extension AppEnvironment {
             throw FeedError(.invalidRequest, .terminal, "\(pipeline.file) lists no fixtures, so it cannot run without --live.")
         }
         return try pipeline.fixtures.map { relative in
-            let file = fixtures.appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: file.path) else {
-                throw FeedError(.invalidRequest, .terminal, "Fixture file not found.", context: file.path)
+            let file: URL
+            do throws(ProjectFile.Problem) { file = try ProjectFile.resolve(relative, in: fixtures, what: "fixture file") } catch {
+                throw FeedError(.invalidRequest, .terminal, error.kind == .missing ? "Fixture file not found." : "\(error)",
+                                context: fixtures.appendingPathComponent(relative).path)
             }
             let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
             let format = PayloadArchive.sniffFormat(head) ?? pipeline.spec.format
