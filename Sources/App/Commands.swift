@@ -104,12 +104,20 @@ struct GlobalOptions: ParsableArguments {
 
     /// `environment` as --quiet makes it: no progress line (it is never attached), `note:`
     /// lines left out of standard error, and standard output silenced when it carries only
-    /// summaries.
+    /// summaries — except what went wrong: a summary's `error:` and `warning:` lines (a failed
+    /// run's error, a warning check) go to standard error. Quiet means no progress, not no errors.
     static func quieted(_ environment: AppEnvironment, summaryOnStandardOutput: Bool) -> AppEnvironment {
         var quiet = environment
         let errorOutput = environment.errorOutput
         quiet.errorOutput = { text in if !text.hasPrefix("note: ") { errorOutput(text) } }
-        if summaryOnStandardOutput { quiet.output = { _ in } }
+        if summaryOnStandardOutput {
+            quiet.output = { text in
+                for line in text.split(separator: "\n") {
+                    let trimmed = line.drop { $0 == " " }
+                    if trimmed.hasPrefix("error: ") || trimmed.hasPrefix("warning: ") { errorOutput(String(trimmed)) }
+                }
+            }
+        }
         return quiet
     }
 }
