@@ -145,6 +145,9 @@ static int classify(CURLcode code, feedline_curl_response *out) {
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM: return FEEDLINE_CURL_CONNECTION_LOST;
     case CURLE_OUT_OF_MEMORY: return FEEDLINE_CURL_OUT_OF_MEMORY;
+    case CURLE_FILESIZE_EXCEEDED:
+        out->too_large = 1;
+        return FEEDLINE_CURL_TOO_LARGE;
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_SSL_CERTPROBLEM:
@@ -182,8 +185,12 @@ int feedline_curl_get(void *handle, const char *url, const char *const *header_l
     api.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     api.easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    api.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    api.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+    // Redirects are followed by the caller, one hop at a time, so each hop's host and scheme
+    // can be checked before anything (a key in a header) is sent there.
+    api.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    // A body the server announces as larger than the cap is refused from its Content-Length,
+    // before any of it is received.
+    api.easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)(out->max_body < (size_t)0x7fffffffffffffffLL ? out->max_body : 0x7fffffffffffffffLL));
     api.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
     api.easy_setopt(curl, CURLOPT_USERAGENT, "feedline");
     api.easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024L);
@@ -206,14 +213,20 @@ int feedline_curl_get(void *handle, const char *url, const char *const *header_l
     long status = 0;
     api.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     out->status = status;
+    char *location = NULL;
+    if (code == CURLE_OK && status >= 300 && status < 400 && api.easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location) {
+        out->redirect_url = strdup(location);
+    }
     return classify(code, out);
 }
 
 void feedline_curl_response_free(feedline_curl_response *out) {
     free(out->body);
     free(out->headers);
+    free(out->redirect_url);
     out->body = NULL;
     out->headers = NULL;
+    out->redirect_url = NULL;
     out->body_length = out->body_capacity = out->headers_length = out->headers_capacity = 0;
 }
 

@@ -9,9 +9,11 @@ public struct HTTPResponse: Sendable {
     public var body: Data
     /// Response headers, names lowercased.
     public var headers: [String: String]
+    /// For a 3xx answer with a `Location`: the absolute URL it points to (not yet followed).
+    public var redirectLocation: URL?
 
-    public init(status: Int, contentType: String?, body: Data, headers: [String: String] = [:]) {
-        self.status = status; self.contentType = contentType; self.body = body
+    public init(status: Int, contentType: String?, body: Data, headers: [String: String] = [:], redirectLocation: URL? = nil) {
+        self.status = status; self.contentType = contentType; self.body = body; self.redirectLocation = redirectLocation
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -36,6 +38,15 @@ public struct HTTPResponse: Sendable {
 /// against a loopback server, or substitute their own.
 public protocol HTTPTransport: Sendable {
     func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse
+    /// The GET, following redirects only where `redirects` allows (`RedirectPolicy`).
+    func get(_ url: URL, headers: [String: String], redirects: RedirectPolicy) async throws -> HTTPResponse
+}
+
+extension HTTPTransport {
+    /// A transport that follows no redirects answers as without a policy.
+    public func get(_ url: URL, headers: [String: String], redirects: RedirectPolicy) async throws -> HTTPResponse {
+        try await get(url, headers: headers)
+    }
 }
 
 /// Why a request got no response, as `CurlTransport` reports it (the words never include the
@@ -49,6 +60,12 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case invalidHeader
         /// The HTTP library itself cannot be used (libcurl missing or incomplete): no retry helps.
         case unavailable
+        /// A URL (the request's, or where a redirect leads) is not http or https.
+        case unsupportedScheme(String, redirected: Bool)
+        /// A redirect `RedirectPolicy` does not follow: the words say where and why.
+        case redirectRefused(String)
+        /// More redirects than the policy follows (a loop).
+        case tooManyRedirects(Int)
         case other
     }
     public var kind: Kind
@@ -56,6 +73,15 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     public var detail: String?
 
     public init(_ kind: Kind, detail: String? = nil) { self.kind = kind; self.detail = detail }
+
+    /// Whether asking again cannot give another answer: the library is missing, the body is over
+    /// the cap, a header cannot be sent, or the URL or a redirect is refused.
+    public var isTerminal: Bool {
+        switch kind {
+        case .unavailable, .tooLarge, .invalidHeader, .unsupportedScheme, .redirectRefused, .tooManyRedirects: return true
+        case .timedOut, .cannotConnect, .cannotResolveHost, .connectionLost, .tls, .outOfMemory, .other: return false
+        }
+    }
 
     public var description: String {
         switch kind {
@@ -68,6 +94,11 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case .tooLarge(let limit): return "the response is larger than \(limit / (1 << 20)) MiB"
         case .invalidHeader: return "a request header has a line break or NUL in its value, or an invalid name"
         case .unavailable: return detail ?? "the HTTP library could not be loaded"
+        case .unsupportedScheme(let scheme, let redirected):
+            return redirected ? "the server redirected to a URL with scheme '\(scheme)'; only http and https are followed"
+                : "the URL's scheme is '\(scheme)'; only http and https URLs are fetched"
+        case .redirectRefused(let why): return "the server redirected \(why)"
+        case .tooManyRedirects(let limit): return "more than \(limit) redirects (a redirect loop?)"
         case .other: return "network error" + (detail.map { " (\($0))" } ?? "")
         }
     }
@@ -75,11 +106,13 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
 
 /// HTTP GET over libcurl's easy interface, each request on a thread of its own (never a thread
 /// of the concurrency pool: the call blocks until the last byte). No caching, no cookies;
-/// redirects (http and https only) are followed and gzip/deflate bodies decoded. Connections
+/// gzip/deflate bodies decoded. Redirects are followed here, hop by hop, where a
+/// `RedirectPolicy` allows (without one: any host, http and https only, at most 10). Connections
 /// are kept for the next request to the same host.
 ///
 /// Timeouts: `timeout` bounds connecting and any stretch without data (a stalled server), and
-/// four times it the whole transfer. Bodies above `maxBodyBytes` fail instead of filling memory.
+/// four times it the whole transfer. Bodies above `maxBodyBytes` fail instead of filling memory,
+/// and one whose `Content-Length` says it would is refused before it is received.
 /// A cancelled task stops its transfer within about a second.
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     public let timeout: TimeInterval
@@ -102,6 +135,24 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     deinit { for handle in idle { feedline_curl_handle_free(handle) } }
 
     public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+        try await get(url, headers: headers, redirects: .open)
+    }
+
+    public func get(_ url: URL, headers: [String: String], redirects policy: RedirectPolicy) async throws -> HTTPResponse {
+        try RedirectPolicy.checkScheme(url)
+        var current = url
+        var hop = 0
+        while true {
+            let response = try await single(current, headers: headers)
+            guard (300..<400).contains(response.status), let next = response.redirectLocation else { return response }
+            hop += 1
+            try policy.check(hop: hop, from: current, to: next)
+            current = next
+        }
+    }
+
+    /// One GET, its redirect not followed.
+    private func single(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
         try Task.checkCancellation()
         var lines: [String] = []
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -173,7 +224,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                 fields[name] = fields[name].map { "\($0), \(value)" } ?? value
             }
         }
-        return HTTPResponse(status: Int(response.pointee.status), contentType: fields["content-type"], body: body, headers: fields)
+        let location = response.pointee.redirect_url.flatMap { URL(string: String(cString: $0)) }
+        return HTTPResponse(status: Int(response.pointee.status), contentType: fields["content-type"], body: body, headers: fields,
+                            redirectLocation: location)
     }
 
     /// Without spaces and tabs around (Foundation's character-set trimming builds a bitmap per call).

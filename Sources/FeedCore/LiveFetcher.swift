@@ -5,7 +5,9 @@ import Pipeline
 /// HTTP failures, and archives the bytes before anyone parses them.
 ///
 /// Secrets: the key is looked up per request from `environment` and added to the URL only at
-/// the moment of sending; every message this type produces is scrubbed of it.
+/// the moment of sending; every message this type produces is scrubbed of it; a keyed request
+/// goes only to the host it names (`RedirectPolicy`), and the body is scrubbed of the key in
+/// every form a reader could decode (`SecretScrubber`) before it is archived or parsed.
 public struct LiveFetcher: PayloadFetching {
     public let transport: any HTTPTransport
     public let environment: [String: String]
@@ -62,10 +64,11 @@ public struct LiveFetcher: PayloadFetching {
         let started = clock()
         let response: HTTPResponse
         do {
-            response = try await transport.get(url, headers: headers)
+            try RedirectPolicy.checkScheme(url)
+            response = try await transport.get(url, headers: headers, redirects: .request(to: url, carriesCredential: request.credential != nil))
         } catch {
-            let missingLibrary = (error as? HTTPTransportError)?.kind == .unavailable
-            throw FeedError(.transport, missingLibrary ? .terminal : .transient, clean("The request failed: \(Self.describe(error))"),
+            let terminal = (error as? HTTPTransportError)?.isTerminal ?? false
+            throw FeedError(.transport, terminal ? .terminal : .transient, clean("The request failed: \(Self.describe(error))"),
                             context: request.displayURL)
         }
         if !(200..<300).contains(response.status), !response.body.isEmpty,

@@ -24,7 +24,7 @@ typedef enum {
 } feedline_curl_failure;
 
 typedef struct {
-    /// The final response's status (after redirects); 0 when there was none.
+    /// The response's status; 0 when there was none.
     long status;
     /// The body, in a malloc'd buffer that may be given before the call (`body_capacity` bytes,
     /// `body_length` 0) and is grown with realloc (the caller frees it, or hands it to `Data`).
@@ -41,8 +41,11 @@ typedef struct {
     size_t max_body;
     /// Set to non-zero (with `feedline_curl_cancel`) from another thread to stop the transfer.
     int cancelled;
-    /// Set when the body passed `max_body`.
+    /// Set when the body passed `max_body`, or its Content-Length announced that it would.
     int too_large;
+    /// For a 3xx answer with a Location: the absolute URL it points to (malloc'd, NUL-terminated);
+    /// NULL otherwise. Redirects are not followed here.
+    char *redirect_url;
 } feedline_curl_response;
 
 /// Opens libcurl (`libcurl.so.4`, loaded on first use) and runs its process-wide set-up; call
@@ -59,7 +62,9 @@ void feedline_curl_handle_free(void *handle);
 
 /// Performs a GET of `url` with `header_count` extra "Name: value" lines. `idle_timeout_ms`
 /// bounds connecting and any stretch without data; `total_timeout_ms` (0: none) the whole
-/// transfer. Redirects (http and https only) are followed; compressed bodies are decoded.
+/// transfer. Redirects are not followed: a 3xx answer comes back with `redirect_url` set, for
+/// the caller to check and follow; compressed bodies are decoded; a body whose Content-Length
+/// passes `max_body` is refused before it is received.
 /// Blocks until done; returns a `feedline_curl_failure`. `out` must be zeroed except `max_body`
 /// (and the body buffer, when one is given), and be released with `feedline_curl_response_free`
 /// whatever the result.
