@@ -306,7 +306,7 @@ _feedline_pipelines() {
 
 _feedline_check() {
     repeating_flags=()
-    non_repeating_flags=(--json --quiet --version -h --help)
+    non_repeating_flags=(--force --mkdir --json --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--junit --fixtures --pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options -1
@@ -344,7 +344,7 @@ _feedline_check() {
 
 _feedline_snapshot() {
     repeating_flags=()
-    non_repeating_flags=(--json --quiet --version -h --help)
+    non_repeating_flags=(--json --force --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--fixtures --pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options -1
@@ -519,7 +519,7 @@ _feedline_status() {
 
 _feedline_query() {
     repeating_flags=()
-    non_repeating_flags=(--list --quiet --version -h --help)
+    non_repeating_flags=(--list --force --mkdir --quiet --version -h --help)
     repeating_options=(--param)
     non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout -o --output --db --log-level --home)
     __feedline_offer_flags_options 1
