@@ -16,6 +16,12 @@ import Darwin
 /// before it was hashed is never trusted, because a change in the same clock tick could keep its
 /// times. `feedline replay --force` hashes everything.
 ///
+/// An entry is trusted only as written by this cache for this folder: each line carries a seal
+/// over the cache directory's path, the folder and its fields, so a line copied from another
+/// cache or folder, or edited, is ignored. Before a remembered hash is used, the file's first and
+/// last 64 KiB are hashed again and compared with the entry (`edges`), so an entry edited to fit a
+/// changed file — or a change that kept every time — still misses when those bytes moved.
+///
 /// One small text file per directory of payloads under `directory` (`file-hashes/<hash of the
 /// directory's path>.tsv`), read when the first file of that directory is staged and rewritten
 /// (atomically) only when it changed. It is a cache: one that cannot be read is ignored, one that
@@ -51,6 +57,8 @@ public final class FileHashCache: @unchecked Sendable {
         var sha256: String
         /// When the hashing began, nanoseconds since 1970.
         var hashedAt: Int64
+        /// The SHA-256 of the file's size and its first and last `edgeBytes` bytes (`edges(of:identity:)`).
+        var edges: String
     }
 
     /// The remembered hashes of one directory's files, by file name.
@@ -62,7 +70,9 @@ public final class FileHashCache: @unchecked Sendable {
 
     /// A file must have last changed this long before it was hashed for its hash to be trusted.
     static let settleTime: Int64 = 1_000_000_000
-    static let header = "# feedline file hashes v1\t"
+    static let header = "# feedline file hashes v2\t"
+    /// How many bytes at each end of a file `edges` reads.
+    static let edgeBytes = 64 << 10
     /// A folder's file larger than this is not one feedline wrote for a directory of payloads.
     static let maximumFileSize = 64 << 20
 
@@ -100,15 +110,16 @@ public final class FileHashCache: @unchecked Sendable {
         let (folder, name) = split(file)
         guard let entry = lock.withLock({ self.folder(folder).entries[name] }) else { return nil }
         guard entry.identity == identity,
-              max(identity.modified, identity.changed) < entry.hashedAt - Self.settleTime else { return nil }
+              max(identity.modified, identity.changed) < entry.hashedAt - Self.settleTime,
+              Self.edges(of: file.path, identity: identity) == entry.edges else { return nil }
         return entry.sha256
     }
 
     /// Remembers `sha256` for `file` as it was (`identity`) when hashing began (`hashedAt`).
     public func remember(_ file: URL, identity: Identity, sha256: String, hashedAt: Int64) {
         let (folder, name) = split(file)
-        guard Self.isStorable(name) else { return }
-        let entry = Entry(identity: identity, sha256: sha256, hashedAt: hashedAt)
+        guard Self.isStorable(name), let edges = Self.edges(of: file.path, identity: identity) else { return }
+        let entry = Entry(identity: identity, sha256: sha256, hashedAt: hashedAt, edges: edges)
         lock.withLock {
             let held = self.folder(folder)
             guard held.entries[name] != entry else { return }
@@ -127,7 +138,8 @@ public final class FileHashCache: @unchecked Sendable {
                 var info = stat()
                 guard stat(path + "/" + name, &info) == 0, UInt64(info.st_ino) == entry.identity.inode else { continue }
                 let i = entry.identity
-                text += "\(name)\t\(i.device)\t\(i.inode)\t\(i.size)\t\(i.modified)\t\(i.changed)\t\(entry.hashedAt)\t\(entry.sha256)\n"
+                let fields = "\(name)\t\(i.device)\t\(i.inode)\t\(i.size)\t\(i.modified)\t\(i.changed)\t\(entry.hashedAt)\t\(entry.sha256)\t\(entry.edges)"
+                text += fields + "\t" + Self.seal(fields, folder: path, cache: directory) + "\n"
             }
             let target = fileURL(for: path)
             do {
@@ -159,14 +171,15 @@ public final class FileHashCache: @unchecked Sendable {
     /// The folder's entries, read from its file the first time (the lock is held).
     private func folder(_ path: String) -> Folder {
         if let held = folders[path] { return held }
-        let held = Folder(entries: Self.read(fileURL(for: path), folder: path))
+        let held = Folder(entries: Self.read(fileURL(for: path), folder: path, cache: directory))
         folders[path] = held
         return held
     }
 
     /// The entries of one folder's file; none when it is missing, for another folder or damaged.
-    /// Only a regular file of a sane size is read, never a FIFO or device put in its place.
-    static func read(_ file: URL, folder: String) -> [String: Entry] {
+    /// Only a regular file of a sane size is read, never a FIFO or device put in its place; a
+    /// line whose seal is not this cache's for this folder is left out.
+    static func read(_ file: URL, folder: String, cache: URL) -> [String: Entry] {
         var info = stat()
         guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize,
               let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else { return [:] }
@@ -175,13 +188,50 @@ public final class FileHashCache: @unchecked Sendable {
         var entries: [String: Entry] = [:]
         for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 8,
+            func isHash(_ text: Substring) -> Bool { text.count == 64 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase } }
+            guard fields.count == 10,
                   let device = UInt64(fields[1]), let inode = UInt64(fields[2]), let size = Int64(fields[3]),
                   let modified = Int64(fields[4]), let changed = Int64(fields[5]), let hashedAt = Int64(fields[6]),
-                  fields[7].count == 64, fields[7].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return [:] }
+                  isHash(fields[7]), isHash(fields[8]) else { return [:] }
+            guard fields[9] == Substring(seal(fields[0..<9].joined(separator: "\t"), folder: folder, cache: cache)) else { continue }
             entries[String(fields[0])] = Entry(identity: Identity(device: device, inode: inode, size: size, modified: modified, changed: changed),
-                                               sha256: String(fields[7]), hashedAt: hashedAt)
+                                               sha256: String(fields[7]), hashedAt: hashedAt, edges: String(fields[8]))
         }
         return entries
+    }
+
+    /// What binds a line to this cache and folder: a SHA-256 over the cache directory's path, the
+    /// folder and the line's fields (32 hex digits).
+    static func seal(_ fields: String, folder: String, cache: URL) -> String {
+        String(SHA256.hex(Data("feedline file hashes\u{0}\(cache.standardizedFileURL.path)\u{0}\(folder)\u{0}\(fields)".utf8)).prefix(32))
+    }
+
+    /// The SHA-256 of the file's size and its first and last `edgeBytes` bytes (all of it when
+    /// smaller), read only while the file still has `identity`; nil when it cannot be read or
+    /// no longer has that identity.
+    static func edges(of path: String, identity: Identity) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Identity(info) == identity else { return nil }
+        let size = Int(info.st_size)
+        var bytes = Data("\(size)\n".utf8)
+        var buffer = [UInt8](repeating: 0, count: edgeBytes)
+        for start in size <= 2 * edgeBytes ? [0] : [0, size - edgeBytes] {
+            let wanted = size <= 2 * edgeBytes ? size : edgeBytes
+            if buffer.count < wanted { buffer = [UInt8](repeating: 0, count: wanted) }
+            var total = 0
+            while total < wanted {
+                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, wanted - total, off_t(start + total)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                total += n
+            }
+            bytes.append(contentsOf: buffer[..<wanted])
+        }
+        var after = stat()
+        guard fstat(fd, &after) == 0, Identity(after) == identity else { return nil }
+        return SHA256.hex(bytes)
     }
 }

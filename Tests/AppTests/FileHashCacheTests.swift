@@ -1,5 +1,5 @@
 import App
-import FeedCore
+@testable import FeedCore
 import Foundation
 import GRDB
 import Testing
@@ -104,6 +104,74 @@ import Glibc
         let after = identity(page)
         #expect(after.modified == before.modified && after.size == before.size && after.inode == before.inode)
         #expect(try hash(page, cache) == SHA256.hex(Data("<a>2</a>".utf8)))
+    }
+
+    /// The cache file of `cacheDirectory` that remembers `page`'s folder.
+    func cacheFile(_ cacheDirectory: URL, for page: URL) -> URL {
+        FileHashCache(directory: cacheDirectory).fileURL(for: page.deletingLastPathComponent().standardizedFileURL.path)
+    }
+
+    @Test("an entry edited by hand to fit a file changed in place with its size and modification time kept is not trusted")
+    func poisonedEntryMisses() throws {
+        defer { dir.remove() }
+        let page = try file("page.xml", "<a>1</a>", secondsAgo: 60)
+        let cacheDirectory = dir.path("cache")
+        let cache = FileHashCache(directory: cacheDirectory)
+        let old = SHA256.hex(Data("<a>1</a>".utf8))
+        cache.remember(page, identity: identity(page), sha256: old, hashedAt: FileHashCache.now() + 5_000_000_000)
+        cache.save()
+        #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: identity(page)) == old)
+
+        // New bytes of the same size, written in place, the modification time put back.
+        let before = identity(page)
+        let handle = try FileHandle(forWritingTo: page)
+        try handle.write(contentsOf: Data("<a>2</a>".utf8))
+        try handle.close()
+        let back = timespec(tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000))
+        var times = [back, back]
+        #expect(utimensat(AT_FDCWD, page.path, &times, 0) == 0)
+        let after = identity(page)
+        #expect(after.size == before.size && after.modified == before.modified && after.inode == before.inode)
+
+        // The entry poisoned: its status-change time set to the file's new one, sealed as the
+        // cache seals its lines, so only the content check stands between it and the old hash.
+        let stored = cacheFile(cacheDirectory, for: page)
+        let folder = page.deletingLastPathComponent().standardizedFileURL.path
+        var lines = try String(contentsOf: stored, encoding: .utf8).split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("page.xml\t") })
+        var fields = lines[index].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        #expect(fields.count == 10)
+        fields[5] = String(after.changed)
+        let poisoned = fields[0..<9].joined(separator: "\t")
+        lines[index] = poisoned + "\t" + FileHashCache.seal(poisoned, folder: folder, cache: cacheDirectory)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: stored)
+
+        #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: after) == nil, "the changed file is not taken as already loaded")
+        #expect(try hash(page, FileHashCache(directory: cacheDirectory)) == SHA256.hex(Data("<a>2</a>".utf8)))
+    }
+
+    @Test("entries are bound to their cache: a cache file copied into another cache, or a line edited, is ignored")
+    func entriesAreBoundToTheirCache() throws {
+        defer { dir.remove() }
+        let page = try file("page.xml", "<a>1</a>", secondsAgo: 60)
+        let cacheDirectory = dir.path("cache")
+        let stand = String(repeating: "ab", count: 32)
+        let cache = FileHashCache(directory: cacheDirectory)
+        cache.remember(page, identity: identity(page), sha256: stand, hashedAt: FileHashCache.now() + 5_000_000_000)
+        cache.save()
+        #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: identity(page)) == stand)
+
+        let other = dir.path("other-cache")
+        let copy = cacheFile(other, for: page)
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: cacheFile(cacheDirectory, for: page), to: copy)
+        #expect(FileHashCache(directory: other).sha256(of: page, identity: identity(page)) == nil)
+
+        // A remembered hash edited in place (the seal no longer fits) is ignored.
+        let stored = cacheFile(cacheDirectory, for: page)
+        let text = try String(contentsOf: stored, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: stand, with: String(repeating: "cd", count: 32)).utf8).write(to: stored)
+        #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: identity(page)) == nil)
     }
 
     @Test("a damaged, foreign or non-regular cache file is ignored; an unwritable cache directory fails nothing")
