@@ -71,7 +71,9 @@ public struct LiveFetcher: PayloadFetching {
             throw FeedError(.transport, terminal ? .terminal : .transient, clean("The request failed: \(Self.describe(error))"),
                             context: request.displayURL)
         }
-        if !(200..<300).contains(response.status), !response.body.isEmpty,
+        // A UTF-16 or UTF-32 body passes the scrub unseen: it is never read (`PayloadEncoding`).
+        let wide = PayloadEncoding.wideEncoding(of: response.body.prefix(PayloadEncoding.headLength))
+        if !(200..<300).contains(response.status), !response.body.isEmpty, wide == nil,
            var typed = httpErrors(request, response.status, scrubber?.scrub(response.body) ?? response.body) {
             // The feed read the body: its sentence, with what the status adds about waiting.
             typed.message = clean(typed.message)
@@ -99,6 +101,7 @@ public struct LiveFetcher: PayloadFetching {
         guard !response.body.isEmpty else {
             throw FeedError(.malformed, .transient, "The server answered with an empty body.", context: request.displayURL)
         }
+        try PayloadEncoding.check(response.body.prefix(PayloadEncoding.headLength), context: request.displayURL)
         // Some endpoints echo the key, in whatever form they decoded or escaped it: every form
         // is removed before the archive, the parser or a message can see the body.
         let body = scrubber?.scrub(response.body) ?? response.body

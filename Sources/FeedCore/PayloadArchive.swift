@@ -70,7 +70,8 @@ public struct PayloadArchive: Sendable {
         }
     }
 
-    /// A payload for a file already on disk (fixture or replay), hashing it in chunks.
+    /// A payload for a file already on disk (fixture or replay), hashing it in chunks. A UTF-16
+    /// or UTF-32 file is refused, as a live answer is (`PayloadEncoding`).
     /// With `hashes`, a file whose identity is unchanged since an earlier replay hashed it is not
     /// read at all (its remembered hash is used), and a file hashed here is remembered.
     public static func payload(forFile file: URL, request: FeedRequest?, source: String?, operation: String?,
@@ -110,6 +111,7 @@ public struct PayloadArchive: Sendable {
             hasher.update(chunk)
             size += count
         }
+        try PayloadEncoding.check(head, context: file.path)
         guard let detected = format ?? sniffFormat(head) ?? formatFromExtension(file) else {
             throw FeedError(.unrecognised, .terminal, "Neither XML nor JSON.", context: file.path)
         }

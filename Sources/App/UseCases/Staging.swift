@@ -19,6 +19,7 @@ extension AppEnvironment {
                                 context: fixtures.appendingPathComponent(relative).path)
             }
             let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
+            try PayloadEncoding.check(head, context: file.path)
             let format = PayloadArchive.sniffFormat(head) ?? pipeline.spec.format
             let operation = feed.recognise(head: head, format: format)
             let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
@@ -33,6 +34,7 @@ extension AppEnvironment {
     /// With `hashes`, a file unchanged since an earlier replay is not read again (see `FileHashCache`).
     func stageReplay(_ file: URL, sourceHint: String?, parameters: [String: String], hashes: FileHashCache? = nil) throws -> StagedPayload {
         let head = try ReplayFile.head(of: file.path, count: 4096)
+        try PayloadEncoding.check(head, context: nil)
         guard let format = PayloadArchive.sniffFormat(head) else {
             throw FeedError(.unrecognised, .terminal, head.isEmpty ? "The file is empty." : "The file is neither XML nor JSON.")
         }
