@@ -142,6 +142,8 @@ public final class FileHashCache: @unchecked Sendable {
                 text += fields + "\t" + Self.seal(fields, folder: path, cache: directory) + "\n"
             }
             let target = fileURL(for: path)
+            var existing = stat()
+            if lstat(target.path, &existing) == 0 && existing.st_mode & S_IFMT != S_IFREG { continue }  // never over a link, FIFO or device
             do {
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(text.utf8).write(to: target, options: .atomic)

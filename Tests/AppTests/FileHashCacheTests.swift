@@ -195,6 +195,12 @@ import Glibc
         try FileManager.default.removeItem(at: stored)
         #expect(mkfifo(stored.path, 0o600) == 0)
         #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: identity(page)) == nil)
+        // Nor is it replaced by a save.
+        let again = FileHashCache(directory: cacheDirectory)
+        again.remember(page, identity: identity(page), sha256: String(repeating: "cd", count: 32), hashedAt: FileHashCache.now() + 5_000_000_000)
+        again.save()
+        var kind = stat()
+        #expect(lstat(stored.path, &kind) == 0 && kind.st_mode & S_IFMT == S_IFIFO)
         // A cache that cannot be written (its directory is a file) does not fail anything.
         let blocked = dir.path("blocked")
         try Data().write(to: blocked)
