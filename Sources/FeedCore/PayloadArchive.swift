@@ -11,7 +11,8 @@ public struct PayloadArchive: Sendable {
 
     public init(root: URL) { self.root = root }
 
-    /// Sidecar metadata written beside each archived payload.
+    /// Sidecar metadata written beside each archived payload (the request without a password
+    /// in its base URL, `FeedRequest.redacted`).
     public struct Metadata: Codable, Sendable {
         public var source: String
         public var operation: String
@@ -36,7 +37,7 @@ public struct PayloadArchive: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             if !FileManager.default.fileExists(atPath: file.path) { try body.write(to: file, options: .atomic) }
-            let metadata = Metadata(source: request.source, operation: request.operation, format: format, request: request,
+            let metadata = Metadata(source: request.source, operation: request.operation, format: format, request: request.redacted,
                                     requestURL: request.displayURL, fetchedAt: iso8601UTC(fetchedAt), httpStatus: httpStatus,
                                     contentType: contentType, sha256: sha, byteCount: body.count)
             let encoder = JSONEncoder()

@@ -74,11 +74,28 @@ public struct FeedRequest: Hashable, Sendable, Codable {
         return copy
     }
 
-    /// The URL as it may be shown, logged and archived: the secret appears as `REDACTED`.
+    /// The URL as it may be shown, logged and archived: the secret appears as `REDACTED`, and a
+    /// password in the base URL (`http://user:secret@host/`) as `***`.
     public var displayURL: String {
         var items = query
         if case .query(let name)? = credential?.placement { items.insert(QueryItem(name, "REDACTED"), at: 0) }
-        return Self.compose(baseURL, items)
+        return Self.compose(Self.redactingPassword(baseURL), items)
+    }
+
+    /// The request as it may be stored (archive metadata): its base URL without a password.
+    public var redacted: FeedRequest {
+        var copy = self
+        copy.baseURL = Self.redactingPassword(baseURL)
+        return copy
+    }
+
+    /// `url` with the password of its user information replaced by `***`, as a `postgres://`
+    /// URL is shown; `url` itself when it has none. Every place a base URL is shown or stored
+    /// goes through this (`displayURL`, `redacted`).
+    public static func redactingPassword(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.percentEncodedPassword != nil else { return url }
+        components.percentEncodedPassword = "***"
+        return components.url ?? URL(string: "about:blank")!  // never the URL with its password
     }
 
     /// Builds `base?name=value&…` with RFC 3986 percent-encoding of names and values.
