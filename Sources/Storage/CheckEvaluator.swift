@@ -115,7 +115,12 @@ struct CheckEvaluator {
     private func step(_ statement: Statement, arguments: StatementArguments) throws -> (Int, [String], [[StoreValue]]) {
         let budget = StepBudget(seconds: Self.timeLimit)
         budget.install(on: db.sqliteConnection)
-        defer { StepBudget.remove(from: db.sqliteConnection); withExtendedLifetime(budget) {} }
+        // One value is bounded as in `feedline query`, and only while the check runs.
+        let length = ReadOnlyDatabase.limitValueLength(on: db.sqliteConnection)
+        defer {
+            ReadOnlyDatabase.limitValueLength(on: db.sqliteConnection, to: length)
+            StepBudget.remove(from: db.sqliteConnection); withExtendedLifetime(budget) {}
+        }
         do {
             try statement.setArguments(arguments)
             let cursor = try Row.fetchCursor(statement)
@@ -135,6 +140,8 @@ struct CheckEvaluator {
             return (count, statement.columnNames, sample)
         } catch let error as DatabaseError where budget.expired {
             throw CheckTimedOut(seconds: Self.timeLimit, underlying: error)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_TOOBIG {
+            throw ReadOnlyDatabase.valueTooLarge("The check")
         }
     }
 

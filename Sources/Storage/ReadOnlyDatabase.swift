@@ -138,7 +138,10 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)
         config.label = "feedline.readonly"
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA query_only = 1")
+            Self.limitValueLength(on: db.sqliteConnection)
+        }
         do {
             // A read-only connection cannot read past a killed load's journal; this restores what was
             // committed. A journal that is not hot belongs to a first load still writing the file.
@@ -222,9 +225,27 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
                     throw ReadOnlyQueryError(.timedOut, "The query stopped after \(Self.seconds(budget.seconds)) (--timeout); "
                                              + "give a larger --timeout, or --timeout 0 for no limit.")
                 }
+                if error.resultCode == .SQLITE_TOOBIG { throw Self.valueTooLarge("The query") }
                 throw ReadOnlyQueryError(.sqlite, Self.describe(error))
             }
         }
+    }
+
+    /// The most bytes one string or blob a query computes may hold (`SQLITE_LIMIT_LENGTH`):
+    /// `randomblob(1e9)` would otherwise take a gigabyte of memory at once, in one step that no
+    /// time limit can stop. Stored values are far smaller (a prose field is at most 64 KiB).
+    public static let maximumValueBytes: Int32 = 64 << 20
+
+    /// Bounds one value's size on `connection` to `maximumValueBytes`; returns the bound it had.
+    @discardableResult
+    static func limitValueLength(on connection: OpaquePointer?, to bytes: Int32 = maximumValueBytes) -> Int32 {
+        sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, bytes)
+    }
+
+    /// The error for a value over `maximumValueBytes`.
+    static func valueTooLarge(_ subject: String) -> ReadOnlyQueryError {
+        ReadOnlyQueryError(.sqlite, "\(subject) computed a value larger than \(maximumValueBytes >> 20) MiB, the most one string or blob may hold; "
+                           + "select less of it (substr(), length()) or fewer rows at once.")
     }
 
     /// `60 s`, `1.5 s`.

@@ -49,3 +49,20 @@ import TestSupport
         #expect(cut == String(repeating: "가", count: 85) + "…(cut, 600 bytes)")
     }
 }
+
+extension CheckSampleBoundTests {
+    @Test("a check computing a value over the bound is an error naming the bound; the load's limit is restored")
+    func oversizedValueInACheck() throws {
+        let dir = try TemporaryDirectory("check-value-bound")
+        defer { dir.remove() }
+        let store = try SQLiteStore(path: dir.path("db.sqlite").path, schema: Self.schema)
+        let run = try store.beginRun(pipeline: "test", mode: .fixtures, startedAt: clock)
+        _ = try store.load(run: run, finishedAt: { self.clock }) { session in
+            let results = try session.evaluate([DataCheck(name: "huge", kind: .sql("SELECT length(randomblob(100000000))"), table: nil)],
+                                               context: CheckContext(run: run, pipeline: "test", mode: .fixtures, asOf: clock, payloadsLoaded: 1))
+            #expect(results.first?.status == .error)
+            #expect(results.first?.message.contains("larger than 64 MiB") == true, "\(results.first?.message ?? "")")
+            return LoadCounts()
+        }
+    }
+}

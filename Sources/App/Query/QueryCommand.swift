@@ -120,9 +120,15 @@ struct QueryCommand: AsyncParsableCommand {
     /// The command line with SQL that starts with a dash and holds white space (`-- comment…`,
     /// which no option name does) moved behind a `--` terminator, so it is read as the SQL
     /// argument rather than refused as an unknown option. Only `query` arguments are changed,
-    /// and only when the command line has no `--` of its own.
+    /// and only when the command line has no `--` of its own. Every word after a `--` is SQL:
+    /// they are joined with spaces into the one SQL argument (`query -- select 1`).
     static func arguments(_ arguments: [String]) -> [String] {
-        guard arguments.first == commandName, !arguments.contains("--") else { return arguments }
+        guard arguments.first == commandName else { return arguments }
+        if let terminator = arguments.firstIndex(of: "--") {
+            let words = arguments[(terminator + 1)...]
+            guard words.count > 1 else { return arguments }
+            return Array(arguments[...terminator]) + [words.joined(separator: " ")]
+        }
         let looksLikeSQL: (String) -> Bool = { $0.count > 1 && $0.hasPrefix("-") && $0.contains { $0.isWhitespace } }
         let sql = arguments.dropFirst().filter(looksLikeSQL)
         guard !sql.isEmpty else { return arguments }
