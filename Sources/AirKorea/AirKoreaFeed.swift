@@ -121,6 +121,12 @@ public struct AirKoreaFeed: Feed {
         AirKoreaRecognition(head: head, format: format).operation()
     }
 
+    /// `recognise(head:format:)` as a `Recognition`; items of a success envelope that match no
+    /// operation are refused with a sentence naming the operations feedline reads.
+    public func recognition(head: Data, format: PayloadFormat) -> Recognition {
+        AirKoreaRecognition(head: head, format: format).recognition()
+    }
+
     /// Decodes a payload of any of the operations, XML or JSON (the bytes decide: data.go.kr
     /// answers errors in XML even to a JSON request). The operation comes from the payload, its
     /// request or the context's request, else from recognition.
@@ -156,7 +162,9 @@ public struct AirKoreaFeed: Feed {
             }
             return endpoint
         }
-        guard let name = recognise(head: head, format: payload.format), let endpoint = AirKoreaEndpoint.named(name) else {
+        let judged = recognition(head: head, format: payload.format)
+        if case .refused(let reason) = judged { throw FeedError(.unrecognised, .terminal, reason, context: origin) }
+        guard let name = judged.operation, let endpoint = AirKoreaEndpoint.named(name) else {
             throw FeedError(.unrecognised, .terminal, "The payload is not one of the AirKorea operations this feed reads.",
                             context: origin)
         }

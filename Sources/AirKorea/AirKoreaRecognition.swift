@@ -85,6 +85,18 @@ struct AirKoreaRecognition {
         return nil
     }
 
+    /// `operation()` as a `Recognition`: a success envelope whose items have the fields of no
+    /// operation (feedline's or an unsupported one it knows) is refused, naming the operations
+    /// it reads; bytes that are no AirKorea payload are not this feed's.
+    func recognition() -> Recognition {
+        if let operation = operation() { return .shape(operation) }
+        if presence("resultCode") == .filled && (contains("NORMAL_CODE") || contains("NORMAL SERVICE") || presence("totalCount") != .absent) {
+            let names = AirKoreaEndpoint.all.map(\.operation).joined(separator: ", ")
+            return .refused("The AirKorea items have the fields of none of the operations feedline reads (\(names)), so nothing is loaded.")
+        }
+        return .foreign
+    }
+
     /// The AirKorea operation feedline does not read whose items the head holds, if any: judged
     /// by fields only that operation carries (filled, since legacy items echo request fields
     /// empty), and by the CAI service's success code `200`.

@@ -93,21 +93,46 @@ public struct CareerNetFeed: Feed {
 
     // MARK: - Recognition and decoding
 
-    /// The operation the payload's first bytes hold, judged by its item fields: `SCHOOL` for
-    /// `schoolName`, `MAJOR` for `majorSeq`/`facilName`, `JOB` for `jobdicSeq`/`salery`. An error
-    /// answer or an empty list inside `dataSearch` is answered with `SCHOOL`, whose decoder
-    /// raises the typed error or yields nothing. nil when the bytes are not a CareerNet list.
-    public func recognise(head: Data, format: PayloadFormat) -> String? {
-        let text = String(decoding: head, as: UTF8.self)
+    /// The lists feedline reads, by the members of their first item: `SCHOOL` has
+    /// `schoolName`, `MAJOR` `majorSeq`/`facilName`, `JOB` `jobdicSeq`/`salery`; an error
+    /// answer (an item of only `message`) is read as `SCHOOL`, whose decoder raises the typed
+    /// error. A detail answer (`MAJOR_VIEW`, `JOB_VIEW`) or any other item is none of them.
+    static let shapes = [
+        PayloadShape(CareerNetEndpoint.schools.operation, requires: [["schoolName"]], excludes: ["majorSeq", "jobdicSeq", "salery"]),
+        PayloadShape(CareerNetEndpoint.majors.operation, requires: [["majorSeq", "facilName"]], excludes: ["schoolName", "jobdicSeq", "salery"]),
+        PayloadShape(CareerNetEndpoint.jobs.operation, requires: [["jobdicSeq", "salery"]], excludes: ["schoolName", "majorSeq", "facilName"]),
+        PayloadShape(CareerNetEndpoint.schools.operation, requires: [["message"]],
+                     excludes: ["schoolName", "majorSeq", "facilName", "jobdicSeq", "salery"], name: "an error answer"),
+    ]
+
+    /// Judged positively from the members of the first item of `dataSearch` (`content`),
+    /// XML or JSON: exactly one of `shapes`, or refused naming the ones it resembles. A list
+    /// without items is answered with `SCHOOL`, whose decoder yields nothing. Not CareerNet's
+    /// without the `dataSearch` wrapper (or, for a bare list, a `content` of a known list).
+    public func recognition(head: Data, format: PayloadFormat) -> Recognition {
         let isXML = (PayloadArchive.sniffFormat(head) ?? format) == .xml
-        func has(_ field: String) -> Bool { text.contains(isXML ? "<\(field)>" : "\"\(field)\"") || (isXML && text.contains("<\(field)/>")) }
-        let wrapped = has("dataSearch") || text.contains("<dataSearch")
-        guard wrapped || has("content") else { return nil }
-        if has("schoolName") { return CareerNetEndpoint.schools.operation }
-        if has("majorSeq") || has("facilName") { return CareerNetEndpoint.majors.operation }
-        if has("jobdicSeq") || has("salery") { return CareerNetEndpoint.jobs.operation }
-        if wrapped { return CareerNetEndpoint.schools.operation }
-        return nil
+        let wrapped: Bool
+        let item: HeadFields
+        if isXML {
+            wrapped = HeadFields.xml(head, element: "dataSearch") != .absent
+            item = HeadFields.xml(head, element: "content")
+        } else {
+            let root = HeadFields.json(head, path: [])
+            wrapped = root.has("dataSearch")
+            item = HeadFields.json(head, path: wrapped ? ["dataSearch", "content"] : ["content"])
+        }
+        switch item {
+        case .members(let names) where !names.isEmpty:
+            let judged = Recognition.judge(Self.shapes, what: "The CareerNet items' fields", has: item.has)
+            return wrapped || judged.operation != nil ? judged : .foreign
+        default:
+            return wrapped ? .shape(CareerNetEndpoint.schools.operation) : .foreign
+        }
+    }
+
+    /// The operation `recognition(head:format:)` recognised, else nil.
+    public func recognise(head: Data, format: PayloadFormat) -> String? {
+        recognition(head: head, format: format).operation
     }
 
     /// Decodes a page of any of the three lists, XML or JSON (the bytes decide). The operation
@@ -145,10 +170,16 @@ public struct CareerNetFeed: Feed {
             }
             return endpoint
         }
-        guard let name = recognise(head: head, format: payload.format), let endpoint = CareerNetEndpoint.named(name) else {
-            throw FeedError(.unrecognised, .terminal, "The payload is not one of the CareerNet lists this feed reads.", context: origin)
+        switch recognition(head: head, format: payload.format) {
+        case .shape(let name):
+            guard let endpoint = CareerNetEndpoint.named(name) else { break }
+            return endpoint
+        case .refused(let reason):
+            throw FeedError(.unrecognised, .terminal, reason, context: origin)
+        case .foreign:
+            break
         }
-        return endpoint
+        throw FeedError(.unrecognised, .terminal, "The payload is not one of the CareerNet lists this feed reads.", context: origin)
     }
 
     /// A `gubun` value of `endpoint` named in a file name (`school-high_list.xml` → `high_list`).

@@ -173,16 +173,23 @@ public struct OpenAQFeed: Feed {
 
     // MARK: - Recognition and decoding
 
-    /// The operation of an OpenAQ page, judged from the first result (`period`: `sensor-hours`;
-    /// `sensorsId`: `location-latest`; `timezone`, `isMobile` …: `locations`; a `parameter`
-    /// alone: `location-sensors`); `locations` for an empty page or an OpenAQ error body (whose
-    /// decoder raises the typed error). nil otherwise.
-    public func recognise(head: Data, format: PayloadFormat) -> String? {
+    /// The operation of an OpenAQ page, judged positively from the members of its first result
+    /// (`OpenAQShape.shapes`: a location has coordinates, a country or sensors; a sensor a
+    /// parameter and no period; a latest value its sensor and location ids; an hour its period);
+    /// `locations` for an empty page or an OpenAQ error body (whose decoder raises the typed
+    /// error); refused for a page of any other call (`/v3/parameters`, `/v3/countries` …).
+    public func recognition(head: Data, format: PayloadFormat) -> Recognition {
         switch OpenAQShape.of(head: head) {
-        case .page(let answer?): OpenAQEndpoint.answering(answer).operation
-        case .page(nil), .error: OpenAQEndpoint.locations.operation
-        case nil: nil
+        case .page(let answer?): .shape(OpenAQEndpoint.answering(answer).operation)
+        case .page(nil), .error: .shape(OpenAQEndpoint.locations.operation)
+        case .unknown(let reason): .refused(reason)
+        case nil: .foreign
         }
+    }
+
+    /// The operation `recognition(head:format:)` recognised, else nil.
+    public func recognise(head: Data, format: PayloadFormat) -> String? {
+        recognition(head: head, format: format).operation
     }
 
     /// Decodes a page of any of the four calls, or raises the typed error of an error body.
@@ -209,18 +216,20 @@ public struct OpenAQFeed: Feed {
             }
             endpoint = named
             // A bare file's operation was itself judged from the bytes; a request's must match
-            // them. Only the keys no other call's results hold count (`period`, `sensorsId`,
-            // `timezone` …): a `parameter` alone is also in hourly rows.
-            if request != nil, case .page(let answer?) = shape, answer != .sensors, answer != named.answer {
+            // them, and results of no call feedline reads are refused either way.
+            if case .unknown(let reason) = shape { throw FeedError(.malformed, .terminal, reason, context: origin) }
+            if request != nil, case .page(let answer?) = shape, answer != named.answer {
                 throw FeedError(.malformed, .terminal,
                                 "The request was for \(named.operation), but the answer holds \(OpenAQEndpoint.answering(answer).operation) results.",
                                 context: origin)
             }
         } else {
-            guard let shape else {
-                throw FeedError(.unrecognised, .terminal, "The payload is not an OpenAQ answer.", context: origin)
+            switch shape {
+            case nil: throw FeedError(.unrecognised, .terminal, "The payload is not an OpenAQ answer.", context: origin)
+            case .unknown(let reason): throw FeedError(.unrecognised, .terminal, reason, context: origin)
+            case .page(let answer?): endpoint = OpenAQEndpoint.answering(answer)
+            case .page(nil), .error: endpoint = .locations
             }
-            if case .page(let answer?) = shape { endpoint = OpenAQEndpoint.answering(answer) } else { endpoint = .locations }
         }
         let contextID = Self.contextID(for: endpoint, request: request, fileName: payload.file.lastPathComponent,
                                        fallback: context.fallbackParameters)

@@ -280,26 +280,46 @@ public struct OpenWeatherFeed: Feed {
 
     // MARK: - Recognition and decoding
 
-    /// `air-pollution` for an air pollution answer (`coord` and `list`; whether it is current,
-    /// forecast or history the decoder works out), `current-weather` for a current weather answer
-    /// (`weather`, `main`, `coord`/`dt`), `geocode` for a geocoding answer (a JSON array, empty
-    /// or of places with `lat` and `lon` and a `name`, `country` or `local_names`), and
-    /// `air-pollution` for an OpenWeather error answer (`cod` and `message`), whose decoder raises
-    /// the typed error. nil otherwise.
-    public func recognise(head: Data, format: PayloadFormat) -> String? {
-        guard (PayloadArchive.sniffFormat(head) ?? format) == .json else { return nil }
-        let text = String(decoding: head, as: UTF8.self)
-        func has(_ key: String) -> Bool { text.contains("\"\(key)\"") }
-        let start = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
-        if start.first == "[" {
-            let isEmpty = start.dropFirst().drop(while: \.isWhitespace).first == "]"
-            let isPlace = has("lat") && has("lon") && (has("name") || has("country") || has("local_names"))
-            return isEmpty || isPlace ? OpenWeatherEndpoint.geocode.operation : nil
+    /// The answers feedline reads, by the top-level members that make each one: an air
+    /// pollution answer is `coord` and `list` (of `components`; current, forecast or history,
+    /// the decoder works out which); a current weather answer `weather`, `main` and `dt`; an
+    /// error answer `cod` and `message` and no `list` (read as `air-pollution`, whose decoder
+    /// raises the typed error). The 5-day weather forecast (`list` of weather with a `city`)
+    /// and One Call (`current`, `hourly`) are none of them.
+    static let shapes = [
+        PayloadShape(OpenWeatherEndpoint.airPollution.operation, requires: [["coord"], ["list"]],
+                     excludes: ["weather", "main", "city", "cnt", "current", "hourly"]),
+        PayloadShape(OpenWeatherEndpoint.weather.operation, requires: [["weather"], ["main"], ["dt"]],
+                     excludes: ["list", "current", "hourly"]),
+        PayloadShape(OpenWeatherEndpoint.airPollution.operation, requires: [["cod"], ["message"]],
+                     excludes: ["list", "coord", "weather", "main", "current"], name: "an error answer"),
+    ]
+
+    /// The members of a place, one element of a geocoding answer (a JSON array): `lat`, `lon`
+    /// and a `name`, `country` or `local_names`.
+    static let place = [PayloadShape(OpenWeatherEndpoint.geocode.operation, requires: [["lat"], ["lon"], ["name", "country", "local_names"]])]
+
+    /// Judged positively from the answer's top-level members (`shapes`), or from the first
+    /// element of an array (a geocoding answer, `place`; empty: no place found). Refused when
+    /// an OpenWeather-like answer has the members of none of them.
+    public func recognition(head: Data, format: PayloadFormat) -> Recognition {
+        guard (PayloadArchive.sniffFormat(head) ?? format) == .json else { return .foreign }
+        let start = head.drop(while: { WireValue.isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF })
+        let fields = HeadFields.json(head, path: [])
+        if start.first == UInt8(ascii: "[") {
+            if fields == .empty { return .shape(OpenWeatherEndpoint.geocode.operation) }
+            let judged = Recognition.judge(Self.place, what: "The array's first element's members", has: fields.has)
+            return judged.operation == nil ? .foreign : judged
         }
-        if has("list") && (has("coord") || has("components") || has("aqi")) { return OpenWeatherEndpoint.airPollution.operation }
-        if has("weather") && has("main") && (has("coord") || has("dt")) { return OpenWeatherEndpoint.weather.operation }
-        if has("cod") && has("message") && !has("list") { return OpenWeatherEndpoint.airPollution.operation }
-        return nil
+        // Only an answer with some OpenWeather member is OpenWeather's to judge (or refuse).
+        let own = ["coord", "list", "weather", "main", "cod", "dt", "city", "current", "hourly", "timezone_offset"]
+        guard own.contains(where: fields.has) else { return .foreign }
+        return Recognition.judge(Self.shapes, what: "The OpenWeather answer's members", has: fields.has)
+    }
+
+    /// The operation `recognition(head:format:)` recognised, else nil.
+    public func recognise(head: Data, format: PayloadFormat) -> String? {
+        recognition(head: head, format: format).operation
     }
 
     /// Decodes an answer of any of the five operations.

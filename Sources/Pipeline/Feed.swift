@@ -65,6 +65,10 @@ public protocol Feed: Sendable {
     /// this feed's.
     func recognise(head: Data, format: PayloadFormat) -> String?
 
+    /// What the payload's first bytes are to this feed, judged positively (`Recognition.judge`):
+    /// one of its shapes, a refusal naming the shapes it resembles, or not this feed's.
+    func recognition(head: Data, format: PayloadFormat) -> Recognition
+
     /// Parses and maps a payload, streaming records and diagnostics into `sink`. Throws
     /// `FeedError` for API error envelopes and malformed documents; an empty result is not an
     /// error.
@@ -83,6 +87,11 @@ public protocol Feed: Sendable {
 }
 
 extension Feed {
+    /// The operation `recognise(head:format:)` names, else not this feed's.
+    public func recognition(head: Data, format: PayloadFormat) -> Recognition {
+        recognise(head: head, format: format).map(Recognition.shape) ?? .foreign
+    }
+
     /// No daily limit unless the feed declares one.
     public var dailyCallLimit: Int? { nil }
 

@@ -111,16 +111,36 @@ public struct SaraminFeed: Feed {
 
     // MARK: - Recognition and decoding
 
-    /// `job-search` for a Saramin answer (`{"jobs":{…}}`, `<job-search>`), else nil.
-    public func recognise(head: Data, format: PayloadFormat) -> String? {
-        let text = String(decoding: head, as: UTF8.self)
+    /// A posting of `job-search`, by its members: an `id` or `url`, and a `position` or
+    /// `company`.
+    static let shapes = [PayloadShape(jobSearch, requires: [["id", "url"], ["position", "company"]])]
+
+    /// `job-search` for a Saramin answer (`{"jobs":{…}}`, `<job-search>`) whose first posting
+    /// has the members of one (`shapes`), or that holds no posting; refused when its first
+    /// `job` is something else; not Saramin's otherwise.
+    public func recognition(head: Data, format: PayloadFormat) -> Recognition {
+        let wrapped: Bool
+        let job: HeadFields
         switch PayloadArchive.sniffFormat(head) ?? format {
         case .json:
-            let jobs = text.contains("\"jobs\"")
-            return jobs && (text.contains("\"job\"") || text.contains("\"total\"")) ? Self.jobSearch : nil
+            let jobs = HeadFields.json(head, path: ["jobs"])
+            wrapped = HeadFields.json(head, path: []).has("jobs") && (jobs.has("job") || jobs.has("total"))
+            job = HeadFields.json(head, path: ["jobs", "job"])
         case .xml:
-            return text.contains("<job-search") || (text.contains("<jobs") && text.contains("<job>")) ? Self.jobSearch : nil
+            let text = String(decoding: head, as: UTF8.self)
+            wrapped = text.contains("<job-search") || (text.contains("<jobs") && text.contains("<job>"))
+            job = HeadFields.xml(head, element: "job")
         }
+        guard wrapped else { return .foreign }
+        if case .members(let names) = job, !names.isEmpty {
+            return Recognition.judge(Self.shapes, what: "The Saramin jobs' fields", has: job.has)
+        }
+        return .shape(Self.jobSearch)
+    }
+
+    /// The operation `recognition(head:format:)` recognised, else nil.
+    public func recognise(head: Data, format: PayloadFormat) -> String? {
+        recognition(head: head, format: format).operation
     }
 
     /// Decodes a `job-search` page, XML or JSON (the bytes decide).

@@ -21,7 +21,12 @@ extension AppEnvironment {
             let head = (try? FileHandle(forReadingFrom: file).readData(ofLength: 4096)) ?? Data()
             try PayloadEncoding.check(head, context: file.path)
             let format = PayloadArchive.sniffFormat(head) ?? pipeline.spec.format
-            let operation = feed.recognise(head: head, format: format)
+            let operation: String?
+            switch feed.recognition(head: head, format: format) {
+            case .shape(let recognised): operation = recognised
+            case .refused(let reason): throw FeedError(.unrecognised, .terminal, reason, context: file.path)
+            case .foreign: operation = nil
+            }
             let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
                                                      format: format, fetchedAt: clock())
             return StagedPayload(payload: payload, feed: feed,
@@ -44,13 +49,21 @@ extension AppEnvironment {
             return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: meta.request, fallbackParameters: parameters),
                                  archivePath: file.path)
         }
+        // Recognition is positive (`Recognition`): the one shape any feed recognises, else a
+        // refusal naming the shapes the payload resembles (or the several it matches).
         let candidates = feeds.filter { sourceHint == nil || $0.source == sourceHint }
-        for feed in candidates {
-            if let operation = feed.recognise(head: head, format: format) {
+        let judged = Recognition.combine(candidates.map { ($0.source, $0.recognition(head: head, format: format)) })
+        if let judged, let feed = candidates.first(where: { $0.source == judged.source }) {
+            switch judged.recognition {
+            case .shape(let operation):
                 let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
                                                          format: format, fetchedAt: clock(), hashes: hashes)
                 return StagedPayload(payload: payload, feed: feed, context: DecodeContext(request: nil, fallbackParameters: parameters),
                                      archivePath: file.path)
+            case .refused(let reason):
+                throw FeedError(.unrecognised, .terminal, reason)
+            case .foreign:
+                break
             }
         }
         throw FeedError(.unrecognised, .terminal,
