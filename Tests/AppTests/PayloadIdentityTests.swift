@@ -1,0 +1,50 @@
+import App
+import Foundation
+import Testing
+import TestSupport
+
+/// A payload is loaded only as what it is: a page of a call feedline does not read is refused
+/// whole (positive recognition), and loading the same bytes again never changes their rows
+/// (the context they were first loaded under is kept).
+@Suite struct PayloadIdentityTests {
+    /// An OpenAQ `/v3/parameters` page whose one result has the id of a real location.
+    static let parametersPage = #"{"meta":{"name":"openaq-api","website":"/","page":1,"limit":100,"found":1},"results":[{"id":2623101,"name":"pm25","units":"µg/m³","displayName":"PM2.5","description":"Particulate matter less than 2.5 micrometers in diameter mass concentration"}]}"#
+
+    @Test("replaying an OpenAQ parameters page is refused, exit non-zero, and the location it names is untouched")
+    func parametersPageIsRefused() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        #expect(await env.feedline.run(names: ["openaq-locations"], source: .fixtures, paths: env.paths()) == .success, "\(env.err.text)")
+        let before = try env.db.rows("SELECT location_id, name, latitude, country_code FROM openaq_location ORDER BY location_id")
+        #expect(before.contains { $0.first == "2623101" })
+
+        let file = env.dir.path("parameters.json")
+        try Data(Self.parametersPage.utf8).write(to: file)
+        let status = await env.feedline.replay(inputs: [file.path], sourceHint: nil, parameters: [:], paths: env.paths(), force: true)
+        #expect(status != .success)
+        #expect(env.err.text.contains("resemble") && env.err.text.contains("locations"), "\(env.err.text)")
+        #expect(try env.db.rows("SELECT location_id, name, latitude, country_code FROM openaq_location ORDER BY location_id") == before)
+        #expect(try env.db.value("SELECT count(*) FROM run WHERE mode = 'replay' AND rows_inserted + rows_updated > 0") == "0")
+
+        // Named as OpenAQ's, it is refused the same way.
+        let named = await env.feedline.replay(inputs: [file.path], sourceHint: "openaq", parameters: [:], paths: env.paths(), force: true)
+        #expect(named != .success)
+        #expect(try env.db.rows("SELECT location_id, name, latitude, country_code FROM openaq_location ORDER BY location_id") == before)
+    }
+
+    @Test("every fixture, replayed as a bare file, is its own feed's or refused; never another feed's")
+    func fixturesAreRecognisedAsTheirOwnFeed() async throws {
+        let root = FixturePaths.fixtures
+        for feed in ["airkorea", "careernet", "openaq", "openweather", "saramin"] {
+            for path in RecognitionSamples.fixtures(except: "-").filter({ $0.hasPrefix(feed + "/") }) {
+                let env = try TestEnvironment()
+                defer { env.dir.remove() }
+                _ = await env.feedline.replay(inputs: [root.appendingPathComponent(path).path], sourceHint: nil, parameters: [:],
+                                              paths: env.paths(), force: true)
+                let loaded = try env.db.rows("SELECT source FROM payload")
+                #expect(loaded.allSatisfy { $0.first == feed }, "\(path) was loaded as \(loaded)")
+                #expect(!env.err.text.contains("several feeds"), "\(path): \(env.err.text)")
+            }
+        }
+    }
+}
