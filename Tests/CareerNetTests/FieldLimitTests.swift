@@ -40,6 +40,24 @@ struct FieldLimitTests {
         }
     }
 
+    /// 72,000 bytes: over the 64 KiB a prose field may hold.
+    static let tooLongProse = String(repeating: "설명", count: 12_000)
+
+    @Test("a prose field over 64 KiB is refused with field-too-long, in both formats", arguments: ["json", "xml"])
+    func proseOverItsLimitIsRefused(format: String) throws {
+        let text = format == "json"
+            ? #"{"dataSearch":{"content":[{"jobdicSeq":"1","job":"Job","summary":"\#(Self.tooLongProse)","totalCount":"1"}]}}"#
+            : "<dataSearch><content><jobdicSeq>1</jobdicSeq><job>Job</job><summary>\(Self.tooLongProse)</summary><totalCount>1</totalCount></content></dataSearch>"
+        let (file, directory) = try temporaryPayload(text, name: "job.\(format)")
+        defer { directory.remove() }
+        let result = CareerNetFixtures.decode(file, request: try request(format == "json" ? .json : .xml))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        let tooLong = result.sink.diagnostics.filter { $0.code.rawValue == "field-too-long" }
+        #expect(tooLong.map(\.location) == ["item 0 summary"] && tooLong.first?.value == "72000", "\(result.sink.diagnostics)")
+        #expect(result.sink.jobs.first?.name == "Job")
+        #expect(result.sink.jobs.first?.summary == nil, "the over-long value is refused, never stored or cut")
+    }
+
     @Test func loneSurrogatesBecomeReplacementCharactersWithADiagnostic() throws {
         let text = #"{"dataSearch":{"content":[{"jobdicSeq":"1","job":"A\udc00B","totalCount":"1"}]}}"#
         let (file, directory) = try temporaryPayload(text, name: "job.json")
