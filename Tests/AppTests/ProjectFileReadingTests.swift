@@ -42,6 +42,20 @@ import TestSupport
         #expect(!env.out.text.contains(Self.secret) && !env.err.text.contains(Self.secret))
     }
 
+    @Test("a snapshot file's own column names are shown only as short excerpts")
+    func snapshotColumnNamesAreExcerpts() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let fixtures = env.dir.path("fixtures")
+        try FileManager.default.copyItem(at: FixturePaths.fixtures, to: fixtures)
+        let long = "LONG" + String(repeating: "x", count: 300) + Self.secret
+        let snapshot = fixtures.appendingPathComponent("airkorea/snapshots/airkorea-nearby.nearby_station.csv")
+        try Data("tm_x,\(long)\n1,2\n".utf8).write(to: snapshot)
+        #expect(await env.feedline.check(names: ["airkorea-nearby"], paths: paths(env, fixtures: fixtures)) == .failure)
+        #expect(env.out.text.contains("columns removed: LONGxxx"), "\(env.out.text)")
+        #expect(!env.out.text.contains(Self.secret) && !env.out.text.contains(String(repeating: "x", count: 100)), "\(env.out.text)")
+    }
+
     @Test("a snapshot linked to /proc/self/environ does not print the environment (process)", .enabled(if: FeedlineExecutable.url != nil))
     func procEnvironIsNotPrinted() throws {
         let dir = try TemporaryDirectory("environ")

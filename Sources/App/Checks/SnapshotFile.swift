@@ -164,8 +164,12 @@ enum SnapshotFile {
         var notes: [String] = []
         let added = actual.columns.filter { !expected.columns.contains($0) }
         let removed = expected.columns.filter { !actual.columns.contains($0) }
-        if !added.isEmpty { notes.append("columns added: \(added.joined(separator: ", "))") }
-        if !removed.isEmpty { notes.append("columns removed: \(removed.joined(separator: ", "))") }
+        /// Column names as the file gives them: each a short excerpt, at most 20 of them.
+        func names(_ list: [String]) -> String {
+            list.prefix(20).map { ProjectFile.excerpt($0) }.joined(separator: ", ") + (list.count > 20 ? " and \(list.count - 20) more" : "")
+        }
+        if !added.isEmpty { notes.append("columns added: \(names(added))") }
+        if !removed.isEmpty { notes.append("columns removed: \(names(removed))") }
         let usableKey = key.filter { expected.columns.contains($0) && actual.columns.contains($0) }
         if usableKey.count < key.count { notes.append("key columns missing from one side: \(key.filter { !usableKey.contains($0) }.joined(separator: ", "))") }
 
