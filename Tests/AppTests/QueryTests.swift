@@ -115,6 +115,20 @@ import TestSupport
         #expect(env.feedline.query(request(.text("PRAGMA table_info(measurement)")), paths: env.paths()) == .success)
     }
 
+    /// Pragmas that change only a connection setting: SQLite does not flag them as writes
+    /// (`sqlite3_stmt_readonly` is true), so only feedline's own pragma rule refuses them.
+    @Test("settings-only pragmas are refused by feedline's pragma rule",
+          arguments: ["PRAGMA cache_size = 5", "PRAGMA query_only = 0", "PRAGMA optimize(0x10002)", "pragma main.cache_size=5",
+                      "  -- first a comment\nPRAGMA query_only=false", "PRAGMA temp_store = MEMORY"])
+    func settingsOnlyPragmasAreRefused(sql: String) throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        try DatabaseQueue(path: env.database.path).write { try $0.execute(sql: "CREATE TABLE t(x)") }
+        let status = env.feedline.query(request(.text(sql)), paths: env.paths())
+        #expect(status == .usage, "\(sql): \(env.err.text)")
+        #expect(env.err.text.contains("does not change settings") || env.err.text.contains("may change a setting"), "\(sql): \(env.err.text)")
+    }
+
     @Test func parametersAreBoundByNameTypedAndAMissingOneIsNamed() async throws {
         let env = try await loadedEnvironment()
         defer { env.dir.remove() }
