@@ -14,6 +14,11 @@ import Foundation
 /// Structure survives: markup (`<` of a tag, an unescaped JSON `"`) decodes to a byte no form
 /// holds, so an occurrence never spans two values; an escape is replaced whole; a CDATA marker
 /// inside a replaced span is written again after `REDACTED`, so the document stays well-formed.
+///
+/// Escaped forms that no reader decodes are found too, so they reach neither the archive nor a
+/// value stored as written: character references inside a CDATA section are decoded, and each
+/// comment's text is decoded on its own after the document (a comment is left out where it
+/// stands, so a key split by one is found as well).
 struct DecodedSecretScan {
     /// How a body is decoded.
     enum Syntax { case xml, json }
@@ -71,9 +76,31 @@ struct DecodedSecretScan {
         needle.withUTF8Buffer { SecretScrubber.find(Array($0), in: source, from: from) }
     }
 
+    /// `source[start..<end]` with character references decoded (CDATA and comment text).
+    private mutating func decodeReferences(_ source: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+        var run = start, i = start
+        while i < end {
+            if source[i] == UInt8(ascii: "&"), let (scalar, after) = Self.reference(source, at: i), after <= end {
+                verbatim(source, run, i)
+                construct(Array(String(Character(scalar)).utf8), i, after, .escape)
+                i = after; run = i
+            } else {
+                i += 1
+            }
+        }
+        verbatim(source, run, end)
+    }
+
     private mutating func decodeXML(_ source: UnsafeBufferPointer<UInt8>) {
         let n = source.count
         var run = 0, i = 0
+        var comments: [Range<Int>] = []
+        defer {
+            for text in comments {
+                construct([Self.boundary], text.lowerBound, text.lowerBound, .escape)
+                decodeReferences(source, text.lowerBound, text.upperBound)
+            }
+        }
         while i < n {
             let byte = source[i]
             if byte == UInt8(ascii: "&"), let (scalar, end) = Self.reference(source, at: i) {
@@ -83,17 +110,19 @@ struct DecodedSecretScan {
             } else if byte == UInt8(ascii: "<") {
                 verbatim(source, run, i)
                 if Self.starts(source, at: i, with: "<!--") {
-                    let end = Self.find("-->", in: source, from: i + 4).map { $0 + 3 } ?? n
+                    let close = Self.find("-->", in: source, from: i + 4)
+                    let end = close.map { $0 + 3 } ?? n
                     construct([], i, end, .removed)
+                    comments.append((i + 4)..<(close ?? n))
                     i = end
                 } else if Self.starts(source, at: i, with: "<![CDATA[") {
                     construct([], i, i + 9, .cdataMarker)
                     guard let close = Self.find("]]>", in: source, from: i + 9) else {
-                        verbatim(source, i + 9, n)
+                        decodeReferences(source, i + 9, n)
                         i = n; run = n
                         continue
                     }
-                    verbatim(source, i + 9, close)
+                    decodeReferences(source, i + 9, close)
                     construct([], close, close + 3, .cdataMarker)
                     i = close + 3
                 } else {

@@ -106,6 +106,18 @@ import TestSupport
         #expect(object["b"] as? [String] == ["REDACTED"], "\(object)")
     }
 
+    @Test("escaped forms no reader decodes are removed too: references in a comment or inside a CDATA section",
+          arguments: [hexReferences(key, upper: false), decimalReferences(key, zeros: 2), hexReferences(FeedRequest.percentEncode(key), upper: true)])
+    func escapedFormsInCommentsAndCDATAAreRemoved(_ form: String) throws {
+        let scrubber = SecretScrubber(secret: Self.key)
+        let body = Data("<?xml version=\"1.0\"?><r><!-- echo: \(form) --><a><![CDATA[x \(form) y]]></a><!--\(form)--></r>".utf8)
+        let clean = scrubber.scrub(body)
+        let text = String(decoding: clean, as: UTF8.self)
+        #expect(!text.contains(form), "\(text)")
+        #expect(text == "<?xml version=\"1.0\"?><r><!-- echo: REDACTED --><a><![CDATA[x REDACTED y]]></a><!--REDACTED--></r>", "\(text)")
+        #expect(Self.xmlText(clean) == "x REDACTED y")
+    }
+
     @Test func aSurrogatePairAndOtherEscapesAroundTheKeyDecodeAsTheReaderDoes() throws {
         let scrubber = SecretScrubber(secret: Self.key)
         let body = Data("{\"a\": \"\\ud83d\\ude00\\u00e9\\n\(Self.jsonEscapes(Self.key, upper: true))\\u0000\\t\"}".utf8)
@@ -179,6 +191,7 @@ import TestSupport
     func airKoreaValuesCarryingTheKey(_ index: Int) async throws {
         let form = Self.xmlForms[index]
         var page = String(decoding: AirKoreaPages.xml(AirKoreaPages.items(first: 0, count: 3), pageNo: 1, numOfRows: 10, totalCount: 3), as: UTF8.self)
+        page = page.replacingOccurrences(of: "<header>", with: "<header><!-- \(Self.hexReferences(Self.key, upper: false)) -->")
         page = page.replacingOccurrences(of: "<mangName>도시대기</mangName>", with: "<mangName>도시대기 \(form)</mangName>")
         page = page.replacingOccurrences(of: "<stationName>S1</stationName>", with: "<stationName>S1 \(form)</stationName>")
         let (status, printed, env) = try await run("airkorea", Self.airKoreaPipeline, variable: "AIRKOREA_SERVICE_KEY",
@@ -190,6 +203,7 @@ import TestSupport
         #expect(!printed.contains(Self.marker))
         let archive = Self.archiveText(env)
         #expect(archive.contains("REDACTED") && !archive.contains(form), "the archive keeps the echo")
+        #expect(!archive.contains(Self.hexReferences(Self.key, upper: false)), "the archive keeps the echo in a comment")
     }
 
     @Test("AirKorea: a code 30 envelope whose message spells the key never prints it, nor stores it in run.error or status",
