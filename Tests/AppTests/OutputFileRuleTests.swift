@@ -230,4 +230,79 @@ import TestSupport
         #expect(fileType(target) == S_IFIFO)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["checks.xml"])
     }
+
+    @Test("hostile names and whatever stands at the path: a refusal is one line, only a new path, feedline's own file or --force is written, nothing is left behind")
+    func hostileNamesAndTargets() throws {
+        let dir = try TemporaryDirectory("hostile-output")
+        defer { dir.remove() }
+        let outside = try TemporaryDirectory("hostile-outside")
+        defer { outside.remove() }
+        let database = dir.path("feedline.sqlite")
+        try Self.sqliteBytes.write(to: database)
+        let pieces = ["\n", "\r", "\t", "\u{1b}[31m", "\u{0}", "'", "\"", "$(touch PWNED)", "`id`", "..", "-", "--force", " ", "é", "서울", "😀",
+                      "\u{FEFF}", "%s", "*", "?", "\\", "a", ".xml", "-wal", "-shm", "-journal", ".sqlite", String(repeating: "n", count: 120)]
+        let junit = Data("<?xml version=\"1.0\"?>\n<testsuites name=\"feedline check\" tests=\"0\">\n</testsuites>\n".utf8)
+        let foreign = Data("someone else's\n".utf8)
+        var seed: UInt64 = 0x5eed_f11e
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        enum Setup: CaseIterable { case none, foreign, junit, sqlite, fifo, directory, linkOut, linkToDatabase }
+        for round in 0..<300 {
+            var name = (0...next(5)).map { _ in pieces[next(pieces.count)] }.joined().replacingOccurrences(of: "\u{0}", with: "0")
+            while name.utf8.count > 200 { name.removeLast() }
+            if name.isEmpty || name == "." || name == ".." { name = "n\(round)" }
+            name = "\(round)-" + name
+            let url = dir.url.appendingPathComponent(name)
+            let setup = Setup.allCases[next(Setup.allCases.count)]
+            let force = next(2) == 1
+            let outsideFile = outside.path("target-\(round)")
+            switch setup {
+            case .none: break
+            case .foreign: try foreign.write(to: url)
+            case .junit: try junit.write(to: url)
+            case .sqlite: try Self.sqliteBytes.write(to: url)
+            case .fifo: #expect(mkfifo(url.path, 0o600) == 0)
+            case .directory: try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+            case .linkOut:
+                try foreign.write(to: outsideFile)
+                try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: outsideFile.path)
+            case .linkToDatabase: try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: database.path)
+            }
+            let written = Data("<testsuites name=\"feedline check\" tests=\"\(round)\"/>\n".utf8)
+            var refusal: App.OutputFile.Problem?
+            do {
+                try App.OutputFile.prepare(url, kind: .junit, database: .init(database), force: force, makeDirectories: false).write(written)
+            } catch {
+                refusal = error
+            }
+            let expectWritten: Bool = switch setup {
+            case .none, .junit: true
+            case .foreign, .linkOut: force
+            case .sqlite, .fifo, .directory, .linkToDatabase: false
+            }
+            let label = "\(round) \(setup) force=\(force) \(name.debugDescription)"
+            if let refusal {
+                #expect(!expectWritten, "\(label): \(refusal)")
+                #expect(refusal.refused, "\(label): \(refusal)")
+                #expect(!refusal.message.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(label): one line")
+            } else {
+                #expect(expectWritten, "\(label)")
+            }
+            let landed = setup == .linkOut ? outsideFile : url
+            switch setup {
+            case .fifo: #expect(fileType(url) == S_IFIFO, "\(label)")
+            case .directory: #expect(fileType(url) == S_IFDIR, "\(label)")
+            case .sqlite: #expect(try Data(contentsOf: url) == Self.sqliteBytes, "\(label)")
+            case .linkToDatabase: #expect(try Data(contentsOf: database) == Self.sqliteBytes, "\(label)")
+            default:
+                let expected = expectWritten ? written : setup == .junit ? junit : foreign
+                #expect(try Data(contentsOf: landed) == expected, "\(label)")
+            }
+        }
+        #expect(try Data(contentsOf: database) == Self.sqliteBytes)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.url.path) + FileManager.default.contentsOfDirectory(atPath: outside.url.path)
+        #expect(leftovers.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(leftovers)")
+    }
 }

@@ -26,8 +26,30 @@ struct OutputFile {
         var description: String { message }
         var refused: Bool { kind == .refused }
 
+        /// `message` with its control characters escaped, so a hostile path stays on one line.
+        init(kind: Kind, message: String) {
+            self.kind = kind
+            self.message = OutputFile.oneLine(message)
+        }
+
         static func refused(_ message: String) -> Problem { Problem(kind: .refused, message: message) }
         static func failed(_ message: String) -> Problem { Problem(kind: .failed, message: message) }
+    }
+
+    /// `text` with each control character (a newline in a file name) as an escape (`\n`, `\u{1b}`).
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.properties.generalCategory == .control: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// What is written, named in messages, and how an earlier file of the same kind is told

@@ -19,6 +19,12 @@ enum ProjectFile {
         let kind: Kind
         let message: String
         var description: String { message }
+
+        /// `message` with its control characters escaped (`OutputFile.oneLine`).
+        init(kind: Kind, message: String) {
+            self.kind = kind
+            self.message = OutputFile.oneLine(message)
+        }
     }
 
     /// The default bound on a file's size: 64 MiB.
