@@ -155,6 +155,7 @@ import TestSupport
         let notes = env.dir.path("notes.txt")
         try Data("keep me\n".utf8).write(to: notes)
         #expect(query(notes) == .usage)
+        #expect(env.err.text.contains("error: refusing to write the rows to \(notes.path): it exists; pass --force to replace it, or choose another -o path."), "\(env.err.text)")
         #expect(try String(contentsOf: notes, encoding: .utf8) == "keep me\n")
         #expect(query(notes, force: true) == .success, "\(env.err.text)")
         #expect(try String(contentsOf: notes, encoding: .utf8) == "n\n1\n")

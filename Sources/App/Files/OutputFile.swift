@@ -77,12 +77,12 @@ struct OutputFile {
                                 option: "--junit", window: 1024, recognises: { $0.range(of: junitMarker) != nil })
 
         /// `query -o`: rows carry no mark of their own, so only a new file, or `force`.
-        static let queryRows = Kind(noun: "the rows", recognisedAs: "a file feedline recognises", exampleName: "rows.csv", option: "-o",
+        static let queryRows = Kind(noun: "the rows", recognisedAs: "", exampleName: "rows.csv", option: "-o",
                                     window: 0, recognises: { _ in false })
 
         /// A file of a new home (`init`) or of the generated docs: replaced only with `force`.
         static func projectFile(_ noun: String) -> Kind {
-            Kind(noun: noun, recognisedAs: "a file feedline recognises", exampleName: "file", option: "", window: 0, recognises: { _ in false })
+            Kind(noun: noun, recognisedAs: "", exampleName: "file", option: "", window: 0, recognises: { _ in false })
         }
     }
 
@@ -301,7 +301,8 @@ struct OutputFile {
         if isSQLite(head) { throw .refused("\(refusing): \(never)") }
         if !force && !kind.recognises(head.prefix(kind.window)) {
             let other = kind.option.isEmpty ? "" : ", or choose another \(kind.option) path"
-            throw .refused("\(refusing): it exists and is not \(kind.recognisedAs); pass --force to replace it\(other).")
+            let what = kind.window == 0 ? "it exists" : "it exists and is not \(kind.recognisedAs)"
+            throw .refused("\(refusing): \(what); pass --force to replace it\(other).")
         }
         return st.st_mode
     }
