@@ -218,22 +218,29 @@ public final class FileHashCache: @unchecked Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Identity(info) == identity else { return nil }
         let size = Int(info.st_size)
-        var bytes = Data("\(size)\n".utf8)
-        var buffer = [UInt8](repeating: 0, count: edgeBytes)
+        var hasher = SHA256()
+        hasher.update(Data("\(size)\n".utf8))
+        let wanted = min(size, edgeBytes)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(wanted, 1), alignment: 16)
+        defer { buffer.deallocate() }
         for start in size <= 2 * edgeBytes ? [0] : [0, size - edgeBytes] {
-            let wanted = size <= 2 * edgeBytes ? size : edgeBytes
-            if buffer.count < wanted { buffer = [UInt8](repeating: 0, count: wanted) }
-            var total = 0
-            while total < wanted {
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, wanted - total, off_t(start + total)) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return nil }
-                total += n
+            let count = size <= 2 * edgeBytes ? size : edgeBytes
+            var done = 0
+            while done < count {
+                let chunk = min(count - done, wanted)
+                var total = 0
+                while total < chunk {
+                    let n = pread(fd, buffer.baseAddress! + total, chunk - total, off_t(start + done + total))
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { return nil }
+                    total += n
+                }
+                hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<chunk]))
+                done += chunk
             }
-            bytes.append(contentsOf: buffer[..<wanted])
         }
         var after = stat()
         guard fstat(fd, &after) == 0, Identity(after) == identity else { return nil }
-        return SHA256.hex(bytes)
+        return hasher.hexDigest()
     }
 }

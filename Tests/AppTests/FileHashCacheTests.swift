@@ -150,6 +150,38 @@ import Glibc
         #expect(try hash(page, FileHashCache(directory: cacheDirectory)) == SHA256.hex(Data("<a>2</a>".utf8)))
     }
 
+    @Test("the content check reads both ends of a large file: a change in its last 64 KiB misses though the entry fits every time")
+    func largeFileTailChangeMisses() throws {
+        defer { dir.remove() }
+        let text = String(repeating: "<a>0123456789</a>\n", count: 20_000)  // 360 KB
+        let page = try file("large.xml", text, secondsAgo: 60)
+        let cacheDirectory = dir.path("cache")
+        let cache = FileHashCache(directory: cacheDirectory)
+        cache.remember(page, identity: identity(page), sha256: SHA256.hex(Data(text.utf8)), hashedAt: FileHashCache.now() + 5_000_000_000)
+        cache.save()
+        let before = identity(page)
+        let handle = try FileHandle(forWritingTo: page)
+        try handle.seek(toOffset: UInt64(text.utf8.count - 10))
+        try handle.write(contentsOf: Data("9".utf8))
+        try handle.close()
+        let back = timespec(tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000))
+        var times = [back, back]
+        #expect(utimensat(AT_FDCWD, page.path, &times, 0) == 0)
+        let after = identity(page)
+        #expect(after.size == before.size && after.modified == before.modified && after.inode == before.inode)
+        // The entry fitted to the file as it is now (its status-change time), as a poisoner would.
+        let stored = cacheFile(cacheDirectory, for: page)
+        let folder = page.deletingLastPathComponent().standardizedFileURL.path
+        var lines = try String(contentsOf: stored, encoding: .utf8).split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("large.xml\t") })
+        var fields = lines[index].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        fields[5] = String(after.changed)
+        let poisoned = fields[0..<9].joined(separator: "\t")
+        lines[index] = poisoned + "\t" + FileHashCache.seal(poisoned, folder: folder, cache: cacheDirectory)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: stored)
+        #expect(FileHashCache(directory: cacheDirectory).sha256(of: page, identity: after) == nil)
+    }
+
     @Test("entries are bound to their cache: a cache file copied into another cache, or a line edited, is ignored")
     func entriesAreBoundToTheirCache() throws {
         defer { dir.remove() }
