@@ -186,4 +186,30 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: env.database.path))
         }
     }
+
+    @Test("a range starting more than a year back is refused with one line, before anything is read, planned or fetched")
+    func backfillRefusesRangesBeyondTheAPI() async throws {
+        try await onOwnThread {
+            let server = try Self.server(omitted: [])
+            defer { server.stop() }
+            var env = try RelEnvironment("backfill-range")
+            defer { env.dir.remove() }
+            env.baseURL = server.baseURL
+            let pipelines = try env.writePipeline("bf", Self.pipeline)
+            let ancient = LocalDate(year: 1824, month: 1, day: 1)!
+            for dryRun in [true, false] {
+                let status = await env.feedline.backfill(pipeline: "bf", from: ancient, through: Self.day(6), paths: env.paths(pipelines: pipelines), dryRun: dryRun)
+                #expect(status == .usage)
+            }
+            #expect(env.err.text.contains("--from 1824-01-01 is more than 366 days before 2024-03-06"), "\(env.err.text)")
+            #expect(env.err.text.contains("2023-03-06 at the earliest"), "\(env.err.text)")
+            #expect(server.requests.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: env.database.path))
+        }
+        // The bound itself: 366 days back is allowed, 367 is not.
+        let newest = BackfillPlanner.newestCompleteHour(at: Self.now).date
+        #expect(BackfillPlanner.rangeProblem(from: newest.adding(days: -366), through: newest, now: Self.now) == nil)
+        #expect(BackfillPlanner.rangeProblem(from: newest.adding(days: -367), through: newest, now: Self.now) != nil)
+        #expect(BackfillPlanner.rangeProblem(from: Self.day(4), through: Self.day(6), now: Self.now) == nil)
+    }
 }

@@ -31,6 +31,11 @@ extension Console {
         let err = environment.errorOutput
         let silent: @Sendable (String) -> Void = { _ in }
         let out = json ? silent : environment.output
+        // The range is bounded before anything is read or planned.
+        if let problem = BackfillPlanner.rangeProblem(from: from, through: through, now: environment.clock()) {
+            err("error: \(problem)")
+            return .usage
+        }
         let catalog = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory)
         let (all, problems) = catalog.loadAll()
         guard let pipeline = all.first(where: { $0.name == name }) else {
