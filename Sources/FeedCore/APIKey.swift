@@ -79,8 +79,8 @@ public struct APIKey: Sendable {
 /// character references for every letter, split by a CDATA section or a comment, or written
 /// with `\uXXXX` escapes has no byte form, but decodes to the key. That pass runs only when
 /// the body holds something that can hide a character (`&#`, a comment or CDATA section, a
-/// `\u` escape, or an entity or escape for a character the key has), so a body without any
-/// costs a few more byte searches.
+/// `\u` or `%XX` escape, or an entity or escape for a character the key has), so a body
+/// without any costs a few more byte searches.
 public struct SecretScrubber: Sendable {
     /// What replaces a secret.
     public static let replacement = "REDACTED"
@@ -207,8 +207,8 @@ public struct SecretScrubber: Sendable {
             let bytes = raw.bindMemory(to: UInt8.self)
             let has = { (needle: String) in Self.find(Array(needle.utf8), in: bytes, from: 0) != nil }
             switch syntax {
-            case .xml: return has("&#") || has("<!--") || has("<![CDATA[") || (hasEntityCharacter && has("&"))
-            case .json: return has("\\u") || (hasEscapeCharacter && has("\\"))
+            case .xml: return has("&#") || has("<!--") || has("<![CDATA[") || has("%") || (hasEntityCharacter && has("&"))
+            case .json: return has("\\u") || has("%") || (hasEscapeCharacter && has("\\"))
             }
         }
     }

@@ -16,9 +16,9 @@ import Foundation
 /// inside a replaced span is written again after `REDACTED`, so the document stays well-formed.
 ///
 /// Escaped forms that no reader decodes are found too, so they reach neither the archive nor a
-/// value stored as written: character references inside a CDATA section are decoded, and each
-/// comment's text is decoded on its own after the document (a comment is left out where it
-/// stands, so a key split by one is found as well).
+/// value stored as written: `%XX` escapes (any case, letters and digits escaped too), character
+/// references inside a CDATA section, and each comment's text, decoded on its own after the
+/// document (a comment is left out where it stands, so a key split by one is found as well).
 struct DecodedSecretScan {
     /// How a body is decoded.
     enum Syntax { case xml, json }
@@ -84,6 +84,10 @@ struct DecodedSecretScan {
                 verbatim(source, run, i)
                 construct(Array(String(Character(scalar)).utf8), i, after, .escape)
                 i = after; run = i
+            } else if let byte = Self.percentEscape(source, at: i, end: end) {
+                verbatim(source, run, i)
+                construct([byte], i, i + 3, .escape)
+                i += 3; run = i
             } else {
                 i += 1
             }
@@ -107,6 +111,10 @@ struct DecodedSecretScan {
                 verbatim(source, run, i)
                 construct(Array(String(Character(scalar)).utf8), i, end, .escape)
                 i = end; run = i
+            } else if let escaped = Self.percentEscape(source, at: i, end: n) {
+                verbatim(source, run, i)
+                construct([escaped], i, i + 3, .escape)
+                i += 3; run = i
             } else if byte == UInt8(ascii: "<") {
                 verbatim(source, run, i)
                 if Self.starts(source, at: i, with: "<!--") {
@@ -166,6 +174,12 @@ struct DecodedSecretScan {
         return Unicode.Scalar(value).map { ($0, j + 1) }
     }
 
+    /// The byte a `%XX` escape at `i` stands for.
+    static func percentEscape(_ source: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> UInt8? {
+        guard source[i] == UInt8(ascii: "%"), i + 2 < end, let high = hexValue(source[i + 1]), let low = hexValue(source[i + 2]) else { return nil }
+        return UInt8(high * 16 + low)
+    }
+
     static func hexValue(_ b: UInt8) -> UInt32? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(b - UInt8(ascii: "0"))
@@ -184,6 +198,10 @@ struct DecodedSecretScan {
                 verbatim(source, run, i)
                 construct([Self.boundary], i, i + 1, .escape)
                 i += 1; run = i
+            } else if let escaped = Self.percentEscape(source, at: i, end: n) {
+                verbatim(source, run, i)
+                construct([escaped], i, i + 3, .escape)
+                i += 3; run = i
             } else if byte == UInt8(ascii: "\\"), i + 1 < n {
                 let simple: UInt8?
                 switch source[i + 1] {

@@ -118,6 +118,24 @@ import TestSupport
         #expect(Self.xmlText(clean) == "x REDACTED y")
     }
 
+    /// Every byte of `text` as `%XX`, letters and digits too, hex case alternating.
+    static func percentEverything(_ text: String) -> String {
+        text.utf8.enumerated().map { index, byte in "%" + String(format: index % 2 == 0 ? "%02X" : "%02x", byte) }.joined()
+    }
+
+    static let percentForms = ["Zq7SECRETk3y%2b%2F%3d", "Zq7SECRETk3y%2B%2f%3D", percentEverything(key), percentEverything(FeedRequest.percentEncode(key))]
+
+    @Test("percent-escaped forms no byte form lists (mixed case, every character escaped) are removed, in XML and JSON", arguments: percentForms)
+    func percentFormsAreRemoved(_ form: String) throws {
+        let scrubber = SecretScrubber(secret: Self.key)
+        let xml = scrubber.scrub(Data("<r><a>before \(form) after</a><b v=\"\(form)\"/></r>".utf8))
+        #expect(Self.xmlText(xml) == "before REDACTED afterREDACTED", "\(String(decoding: xml, as: UTF8.self))")
+        let json = scrubber.scrub(Data("{\"a\": \"before \(form) after\"}".utf8))
+        #expect(String(decoding: json, as: UTF8.self) == "{\"a\": \"before REDACTED after\"}")
+        let untouched = Data("<r>100%25 %E2%9C%93 %zz %2</r>".utf8)
+        #expect(scrubber.scrub(untouched) == untouched)
+    }
+
     @Test func aSurrogatePairAndOtherEscapesAroundTheKeyDecodeAsTheReaderDoes() throws {
         let scrubber = SecretScrubber(secret: Self.key)
         let body = Data("{\"a\": \"\\ud83d\\ude00\\u00e9\\n\(Self.jsonEscapes(Self.key, upper: true))\\u0000\\t\"}".utf8)
@@ -204,6 +222,20 @@ import TestSupport
         let archive = Self.archiveText(env)
         #expect(archive.contains("REDACTED") && !archive.contains(form), "the archive keeps the echo")
         #expect(!archive.contains(Self.hexReferences(Self.key, upper: false)), "the archive keeps the echo in a comment")
+    }
+
+    @Test("AirKorea: a key with every character percent-escaped in a network field is stored as REDACTED")
+    func airKoreaPercentEscapedKey() async throws {
+        let form = Self.percentEverything(Self.key)
+        var page = String(decoding: AirKoreaPages.xml(AirKoreaPages.items(first: 0, count: 3), pageNo: 1, numOfRows: 10, totalCount: 3), as: UTF8.self)
+        page = page.replacingOccurrences(of: "<mangName>도시대기</mangName>", with: "<mangName>도시대기 \(form)</mangName>")
+        let (status, printed, env) = try await run("airkorea", Self.airKoreaPipeline, variable: "AIRKOREA_SERVICE_KEY",
+                                                   body: Data(page.utf8), contentType: "text/xml")
+        defer { env.dir.remove() }
+        #expect(status == .success, "\(printed.prefix(800))")
+        #expect(try Self.columnsHolding(String(form.prefix(24)), in: env.db) == [])
+        #expect(try env.db.value("SELECT count(*) FROM measurement WHERE network = '도시대기 REDACTED'") == "3")
+        #expect(!Self.archiveText(env).contains(form))
     }
 
     @Test("AirKorea: a code 30 envelope whose message spells the key never prints it, nor stores it in run.error or status",
