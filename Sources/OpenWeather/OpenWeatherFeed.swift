@@ -317,6 +317,14 @@ public struct OpenWeatherFeed: Feed {
         return Recognition.judge(Self.shapes, what: "The OpenWeather answer's members", has: fields.has)
     }
 
+    /// Current weather needs its `units`: an answer does not say them, and without them its
+    /// temperatures would be read as kelvin. Air pollution and geocoding answers mean the same
+    /// under any request parameter that is not in them.
+    public func contextParameters(for operation: String) -> [(name: String, values: String)] {
+        guard OpenWeatherEndpoint.named(operation)?.answer == .weather else { return [] }
+        return [("units", OpenWeatherUnits.allCases.map(\.rawValue).joined(separator: ", "))]
+    }
+
     /// The operation `recognition(head:format:)` recognised, else nil.
     public func recognise(head: Data, format: PayloadFormat) -> String? {
         recognition(head: head, format: format).operation

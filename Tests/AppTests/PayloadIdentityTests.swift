@@ -47,4 +47,43 @@ import TestSupport
             }
         }
     }
+
+    // MARK: - The same bytes, the same rows
+
+    static let weatherRow = "SELECT units, temperature_c, feels_like_c, payload_sha256 FROM openweather_weather ORDER BY observed_at"
+
+    @Test("replaying --force the bare file a fixture run loaded with units=metric keeps its rows; a contradicting --param is refused")
+    func bareReplayKeepsTheFirstLoadsContext() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        #expect(await env.feedline.run(names: ["openweather-weather"], source: .fixtures, paths: env.paths()) == .success, "\(env.err.text)")
+        let before = try env.db.rows(Self.weatherRow)
+        #expect(before.first?.prefix(2) == ["metric", "8.43"])
+
+        let file = FixturePaths.fixtures.appendingPathComponent("openweather/weather-seoul-metric.json").path
+        let again = await env.feedline.replay(inputs: [file], sourceHint: nil, parameters: [:], paths: env.paths(), force: true)
+        #expect(again == .success, "\(env.err.text)")
+        #expect(try env.db.rows(Self.weatherRow) == before)
+        #expect(try env.db.value("SELECT rows_updated FROM run WHERE mode = 'replay'") == "0")
+
+        let contradicted = await env.feedline.replay(inputs: [file], sourceHint: nil, parameters: ["units": "standard"], paths: env.paths(), force: true)
+        #expect(contradicted != .success)
+        #expect(env.err.text.contains("units=metric") && env.err.text.contains("--param units=standard"), "\(env.err.text)")
+        #expect(try env.db.rows(Self.weatherRow) == before)
+    }
+
+    @Test("a bare current-weather file never loaded with its units is refused naming --param units; given them, it loads")
+    func bareWeatherWithoutUnitsIsRefused() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let file = FixturePaths.fixtures.appendingPathComponent("openweather/weather-seoul-metric.json").path
+        let refused = await env.feedline.replay(inputs: [file], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        #expect(refused != .success)
+        #expect(env.err.text.contains("--param units="), "\(env.err.text)")
+        #expect(try env.db.value("SELECT count(*) FROM openweather_weather") == "0")
+
+        let given = await env.feedline.replay(inputs: [file], sourceHint: nil, parameters: ["units": "metric"], paths: env.paths(), force: false)
+        #expect(given == .success, "\(env.err.text)")
+        #expect(try env.db.rows(Self.weatherRow).first?.prefix(2) == ["metric", "8.43"])
+    }
 }

@@ -267,9 +267,14 @@ public struct PipelineRuns: Sendable {
             Result { try environment.stageReplay(file, sourceHint: sourceHint, parameters: parameters, hashes: hashes) }
         }
         hashes?.save()
+        // Each file is read under the context its bytes were first loaded with (`ReplayContext`).
+        let bare = results.compactMap { try? $0.get() }.filter { $0.payload.request == nil && $0.context.request == nil }
+        let catalog = PipelineCatalog(directory: paths.pipelines, feeds: feeds, workingDirectory: environment.workingDirectory)
+        let context = ReplayContext(firstLoads: ReplayContext.firstLoads(of: bare.map(\.payload.sha256), environment: environment, paths: paths),
+                                    pipelines: { Dictionary(catalog.loadAll().0.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) })
         var staged: [StagedPayload] = []
         for (file, result) in zip(files, results) {
-            switch result {
+            switch result.flatMap({ payload in Result { try context.apply(to: payload, explicit: parameters) } }) {
             case .success(let payload): staged.append(payload)
             case .failure(let error): unreadable.append((file.path, "\(error)"))
             }
