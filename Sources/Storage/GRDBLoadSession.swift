@@ -89,13 +89,20 @@ final class GRDBLoadSession: LoadSession {
         }
     }
 
+    /// Whether `db` has a transaction open (`sqlite3_get_autocommit`, without GRDB's queue check:
+    /// it is asked once per write).
+    @inline(__always)
+    private static func isInsideTransaction(_ db: Database) -> Bool {
+        sqlite3_get_autocommit(db.sqliteConnection) == 0
+    }
+
     /// Every write goes through this: a load writes only inside its one transaction. SQLite
     /// ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, an
     /// interrupt); a write after that would run in autocommit mode and commit on its own, so a
     /// failed load would leave part of itself behind.
     @inline(__always)
     private func requireTransaction() throws {
-        guard db.isInsideTransaction else { throw TransactionEnded() }
+        guard Self.isInsideTransaction(db) else { throw TransactionEnded() }
     }
 
     func write(_ record: FeedRecord, payload: RawPayload?) throws -> WriteOutcome {
@@ -276,7 +283,7 @@ final class GRDBLoadSession: LoadSession {
                 // only while the load's transaction is still open. An error that ended it
                 // (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, an interrupt) leaves SQLite in
                 // autocommit mode, where each one-row statement would commit on its own.
-                guard db.isInsideTransaction else { throw error }
+                guard Self.isInsideTransaction(db) else { throw error }
                 for row in rows { _ = try upsert(row, with: statements) }
                 throw error
             }
