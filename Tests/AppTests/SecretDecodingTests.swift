@@ -6,6 +6,7 @@ import FoundationXML
 #endif
 import GRDB
 import Pipeline
+import PropertyBased
 import Testing
 import TestSupport
 
@@ -134,6 +135,45 @@ import TestSupport
         #expect(String(decoding: json, as: UTF8.self) == "{\"a\": \"before REDACTED after\"}")
         let untouched = Data("<r>100%25 %E2%9C%93 %zz %2</r>".utf8)
         #expect(scrubber.scrub(untouched) == untouched)
+    }
+
+    /// `byte` as two hex digits, each upper or lower case at random.
+    static func hex2<R: RandomNumberGenerator>(_ byte: UInt32, _ rng: inout R, digits: Int = 2) -> String {
+        let text = String(byte, radix: 16)
+        return (String(repeating: "0", count: max(0, digits - text.count)) + text).map { Bool.random(using: &rng) ? $0.uppercased() : $0.lowercased() }.joined()
+    }
+
+    @Test("property: any mix of spellings of the key's characters, in XML or JSON, is replaced whole and the document stays well-formed")
+    func anyMixOfSpellingsIsRemoved() throws {
+        var rng = Xoshiro(seed: (0x5345_4352_4554_4B45, 0x5900_0000_0000_0001, 0x6465_636F_6465_6400, 0x0000_0000_0000_0032))
+        let scrubber = SecretScrubber(secret: Self.key)
+        for round in 0..<400 {
+            let spelled = Bool.random(using: &rng) ? Self.key : FeedRequest.percentEncode(Self.key)
+            var xml = "", json = ""
+            for scalar in spelled.unicodeScalars {
+                let character = String(scalar)
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: xml += character
+                case 1: xml += "&#" + String(repeating: "0", count: Int.random(in: 0...4, using: &rng)) + "\(scalar.value);"
+                case 2: xml += "&#x" + Self.hex2(scalar.value, &rng, digits: Int.random(in: 1...5, using: &rng)) + ";"
+                case 3: xml += "%" + Self.hex2(scalar.value, &rng)
+                case 4: xml += character + "<!--" + String(repeating: "-x", count: Int.random(in: 0...2, using: &rng)) + " -->"
+                default: xml += "<![CDATA[" + character + "]]>"
+                }
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: json += character
+                case 1: json += "\\u" + Self.hex2(scalar.value, &rng, digits: 4)
+                case 2: json += "%" + Self.hex2(scalar.value, &rng)
+                default: json += character == "/" ? "\\/" : "\\u" + Self.hex2(scalar.value, &rng, digits: 4)
+                }
+            }
+            let xmlClean = scrubber.scrub(Data("<r><a>x\(xml)y</a><b>keep &#x5A;q7 &amp; %41</b></r>".utf8))
+            let xmlText = Self.xmlText(xmlClean)
+            #expect(xmlText == "xREDACTEDykeep Zq7 & %41", "round \(round): \(xml) -> \(String(decoding: xmlClean, as: UTF8.self))")
+            let jsonClean = scrubber.scrub(Data("{\"a\": \"x\(json)y\", \"b\": \"keep \\u005Aq7 %41\"}".utf8))
+            let object = try? JSONSerialization.jsonObject(with: jsonClean) as? [String: String]
+            #expect(object == ["a": "xREDACTEDy", "b": "keep Zq7 %41"], "round \(round): \(json) -> \(String(decoding: jsonClean, as: UTF8.self))")
+        }
     }
 
     @Test func aSurrogatePairAndOtherEscapesAroundTheKeyDecodeAsTheReaderDoes() throws {
