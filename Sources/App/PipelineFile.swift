@@ -134,13 +134,13 @@ struct PipelineFile: Decodable {
 /// `-`, which would read as an option, nor `.`), and is at most 100 characters. Control
 /// characters, whitespace, quotes, shell metacharacters (`$`, `` ` ``, `;`, `|`, `&`, `%`, …)
 /// and non-ASCII letters are refused when the file is read.
-enum PipelineName {
-    static let maximumLength = 100
+public enum PipelineName {
+    public static let maximumLength = 100
     private static let first = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_".unicodeScalars)
     private static let rest = first.union("-.".unicodeScalars)
 
     /// Why `name` is not a pipeline name, or nil when it is one.
-    static func problem(_ name: String) -> String? {
+    public static func problem(_ name: String) -> String? {
         let scalars = name.unicodeScalars
         guard let head = scalars.first else { return "has no pipeline name (the file name before .yaml is empty)." }
         let allowed = "ASCII letters, digits, '_', '-' and '.', starting with a letter, digit or '_'"
