@@ -129,13 +129,15 @@ struct ShellTextTests {
             let unit = Result { try ShellText.systemdArgument(text, what: "value") }
             let value = Result { try ShellText.systemdValue(text, what: "value") }
             let comment = Result { try ShellText.comment(text) }
-            for result in [cron, unit, value, comment] {
+            // A unit-file value is also refused for a trailing backslash or white space at an end.
+            let edges = text.hasSuffix("\\") || text.first?.isWhitespace == true || text.last?.isWhitespace == true
+            for (result, refusedToo) in [(cron, false), (unit, false), (value, edges), (comment, false)] {
                 switch result {
                 case .success(let line):
                     #expect(!hasControl, "\(ShellText.shown(text)) written as \(ShellText.shown(line))")
                     #expect(!line.unicodeScalars.contains(where: ShellText.isControl))
                 case .failure(let error):
-                    #expect(hasControl, "\(ShellText.shown(text)) refused: \(error)")
+                    #expect(hasControl || refusedToo, "\(ShellText.shown(text)) refused: \(error)")
                     #expect(!"\(error)".unicodeScalars.contains(where: ShellText.isControl), "the refusal itself shows no raw control character")
                 }
             }
@@ -152,6 +154,20 @@ struct ShellTextTests {
         #expect(try ShellText.systemdArgument("-x", what: "v") == "\"-x\"")
         #expect(try ShellText.systemdArgument(";", what: "v") == "\";\"")
         #expect(try ShellText.systemdArgument("/opt/feedline", what: "v") == "/opt/feedline")
+    }
+
+    @Test("a unit-file value ending in a backslash (a continued line) or with white space at an end is refused; % is doubled")
+    func systemdValueEdges() throws {
+        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue("/srv/feedline\\", what: "repository path") }
+        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue(" /srv/feedline", what: "repository path") }
+        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue("/srv/feedline ", what: "repository path") }
+        #expect(try ShellText.systemdValue("/srv/100% a\\b", what: "repository path") == "/srv/100%% a\\b")
+        let renderer = CrontabRenderer(executable: "/bin/feedline", repository: "/srv/x\\", database: "/d.sqlite", logDirectory: "/l")
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let directory = try env.writeScheduledPipelines()
+        #expect(env.feedline.crontab(paths: env.paths(pipelines: directory), renderer: renderer, systemd: true) == .configuration)
+        #expect(env.err.text.contains("ends in a backslash"), "\(env.err.text)")
     }
 
     // MARK: - Pipeline names

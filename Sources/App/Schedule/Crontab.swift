@@ -65,7 +65,7 @@ public struct CrontabRenderer: Sendable {
     /// refused if it could end the line or hold cron's `%`.
     static func cronValue(_ text: String, what: String) throws -> String {
         try ShellText.refuseControlCharacters(text, what: what)
-        guard !text.contains("%") else { throw ShellText.Refusal(what: what, shown: ShellText.shown(text)) }
+        guard !text.contains("%") else { throw ShellText.Refusal(what: what, shown: ShellText.shown(text), reason: "holds a % (cron's newline)") }
         return text
     }
 
@@ -109,7 +109,7 @@ public struct CrontabRenderer: Sendable {
             out.append("# ---- \(unit).timer ----")
             out.append(contentsOf: [
                 "[Unit]",
-                "Description=Schedule of feedline pipeline \(name) (cron: \(try ShellText.systemdValue(schedule, what: "schedule")), \(try ShellText.systemdValue(p.timeZone, what: "time zone")))",
+                "Description=Schedule of feedline pipeline \(name) (cron: \(try ShellText.systemdValue(Self.cronFields(schedule), what: "schedule")), \(try ShellText.systemdValue(p.timeZone, what: "time zone")))",
                 "",
                 "[Timer]",
             ])

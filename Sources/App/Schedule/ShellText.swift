@@ -13,8 +13,8 @@ import Foundation
 ///   not a prefix (`-`, `@`, `+`, `!`, `:`), anything else double-quoted (so no prefix or lone
 ///   `;` is read), `\` and `"` backslash-escaped, `%` as `%%` (specifiers),
 ///   `$` as `$$` (environment substitution); control characters are refused.
-/// - `systemdValue`: a plain unit-file value (`WorkingDirectory=`, `Description=`): `%` as `%%`,
-///   control characters refused.
+/// - `systemdValue`: a plain unit-file value (`WorkingDirectory=`, `Description=`): `%` as `%%`;
+///   control characters, a trailing `\` (a continued line) and white space at either end refused.
 /// - `comment`: a `#` comment line; control characters are refused.
 public enum ShellText {
     /// A value that cannot be put on a generated line (it holds a control character such as a
@@ -24,8 +24,10 @@ public enum ShellText {
         public var what: String
         /// The value, with control characters escaped (`\n`).
         public var shown: String
+        /// Why it cannot be written, after "the WHAT VALUE ".
+        public var reason = "holds a control character (a newline, tab or similar)"
         public var description: String {
-            "the \(what) \(shown) holds a control character (a newline, tab or similar); it cannot be written on a crontab or unit-file line."
+            "the \(what) \(shown) \(reason); it cannot be written on a crontab or unit-file line."
         }
     }
 
@@ -94,9 +96,18 @@ public enum ShellText {
         return out + "\""
     }
 
-    /// A plain unit-file value (`WorkingDirectory=`, `Description=`): specifiers escaped.
+    /// A plain unit-file value (`WorkingDirectory=`, `Description=`): specifiers escaped. systemd
+    /// trims white space around a value and reads a line ending in `\` as continued on the next,
+    /// so such a value is refused too.
     public static func systemdValue(_ text: String, what: String) throws -> String {
         try refuseControlCharacters(text, what: what)
+        if text.hasSuffix("\\") {
+            throw Refusal(what: what, shown: shown(text), reason: "ends in a backslash (systemd would join the next line to it)")
+        }
+        if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+           first.properties.isWhitespace || last.properties.isWhitespace {
+            throw Refusal(what: what, shown: shown(text), reason: "begins or ends with white space (systemd would drop it)")
+        }
         return text.replacingOccurrences(of: "%", with: "%%")
     }
 
