@@ -78,6 +78,9 @@ public struct FieldNote: Sendable, Equatable {
         case nulRemoved
         /// The value held an unpaired UTF-16 surrogate escape (`\ud800`); it became U+FFFD.
         case loneSurrogate
+        /// The item held the field more than once (a duplicate JSON key, a repeated XML
+        /// element); the last value was kept.
+        case repeated
     }
     public var field: String
     public var kind: Kind
@@ -152,6 +155,9 @@ extension FieldNote {
         case .loneSurrogate:
             Diagnostic(code: .loneSurrogate,
                        message: "\(field) held an unpaired UTF-16 surrogate escape; it was stored as U+FFFD (�).", location: location)
+        case .repeated:
+            Diagnostic(code: .repeatedField,
+                       message: "\(field) appears more than once in the item; the last value was kept.", location: location)
         }
     }
 }

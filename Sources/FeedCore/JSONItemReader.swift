@@ -287,6 +287,7 @@ public struct JSONItemReader: Sendable {
                 } else if let slot {
                     switch try boundedScalar(limit: reader.schema.limit(at: slot)) {
                     case .value(let text):
+                        if fields.values[slot] != nil { fields.notes.append(FieldNote(field: key, kind: .repeated)) }
                         fields.values[slot] = text
                         if sawNul { fields.notes.append(FieldNote(field: key, kind: .nulRemoved)) }
                         if sawLoneSurrogate { fields.notes.append(FieldNote(field: key, kind: .loneSurrogate)) }

@@ -475,6 +475,9 @@ struct SAXState {
                         fields.values[field.index] = nil
                         fields.notes.append(FieldNote(field: schema.names[field.index], kind: .tooLong(bytes: textLength, limit: textLimit)))
                     } else {
+                        if fields.values[field.index] != nil {
+                            fields.notes.append(FieldNote(field: schema.names[field.index], kind: .repeated))
+                        }
                         fields.values[field.index] = String(decoding: buffer, as: UTF8.self)
                     }
                 }
