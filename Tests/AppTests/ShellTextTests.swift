@@ -102,6 +102,15 @@ struct ShellTextTests {
         }
     }
 
+    @Test("a shell word in a command's first place is the command, never an assignment or an expansion")
+    func firstWordIsTheCommand() throws {
+        for text in ["x=y", "PATH=/tmp", "~", "$(echo)", "a*"] {
+            // A word sh runs as a command named TEXT, which does not exist: status 127.
+            let status = try Self.sh("\(ShellText.shellWord(text)) 2>/dev/null; printf %s $?")
+            #expect(String(decoding: status, as: UTF8.self) == "127", "\(text) as \(ShellText.shellWord(text))")
+        }
+    }
+
     @Test("a crontab command is one line, and cron then sh read each word back as exactly the text")
     func cronCommandRoundTrip() throws {
         var inputs: [String] = []

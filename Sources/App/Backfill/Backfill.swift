@@ -32,7 +32,7 @@ extension Console {
         let silent: @Sendable (String) -> Void = { _ in }
         let out = json ? silent : environment.output
         // The range is bounded before anything is read or planned.
-        if let problem = BackfillPlanner.rangeProblem(from: from, through: through, now: environment.clock()) {
+        if let problem = BackfillPlanner.rangeProblem(from: from, through: through) {
             err("error: \(problem)")
             return .usage
         }

@@ -121,23 +121,22 @@ public enum BackfillPlanner {
         term.maxRows / max(1, pageSize) + 1
     }
 
-    /// How far back a backfill range may start, in days before the newest complete hour's day.
+    /// The most days a backfill range may span.
     ///
     /// AirKorea's realtime-by-station operation keeps about three months (`3MONTH`); hours older
-    /// than that are reported as unreachable, never fetched. A year leaves room to ask for a
-    /// range that starts before the API's reach and see what is missing, while bounding the
-    /// plan: at most 366 × 24 hours per station (a 200-year range was 1.75 million hours each).
-    public static let maximumDaysBack = 366
+    /// than that are reported as missing, never fetched. A year leaves room to ask which hours of
+    /// a longer stretch are missing, while bounding the plan: at most 366 × 24 hours per station
+    /// (a 200-year range was 1.75 million hours each).
+    public static let maximumDays = 366
 
-    /// Why `from`…`through` cannot be backfilled at `now`, or nil when it can: it must start no
-    /// more than `maximumDaysBack` days before the newest complete hour's day.
-    public static func rangeProblem(from: LocalDate, through: LocalDate, now: Date) -> String? {
+    /// Why `from`…`through` cannot be backfilled, or nil when it can: it must span at most
+    /// `maximumDays` days.
+    public static func rangeProblem(from: LocalDate, through: LocalDate) -> String? {
         guard from <= through else { return "--from (\(from)) must not be after --to (\(through))." }
-        let newest = newestCompleteHour(at: now).date
-        let earliest = newest.adding(days: -maximumDaysBack)
-        guard from >= earliest else {
-            return "--from \(from) is more than \(maximumDaysBack) days before \(newest) (KST); AirKorea keeps about three months of "
-                + "realtime-by-station data, so a backfill may start at \(earliest) at the earliest."
+        let days = through.daysSinceEpoch - from.daysSinceEpoch + 1
+        guard days <= maximumDays else {
+            return "--from \(from) --to \(through) spans \(days) days; a backfill spans at most \(maximumDays) "
+                + "(AirKorea keeps about three months of realtime-by-station data; older hours can only be reported as missing)."
         }
         return nil
     }

@@ -31,8 +31,9 @@ public enum ShellText {
         }
     }
 
-    /// Characters `sh` reads literally outside quotes (and that are not `%`, cron's newline).
-    private static let shellSafe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@".unicodeScalars)
+    /// Characters `sh` reads literally outside quotes, in any position (not `%`, cron's newline,
+    /// nor `=`, which makes a command's first word an assignment).
+    private static let shellSafe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:,@".unicodeScalars)
 
     /// A POSIX `sh` word that reads back as exactly `text`. Every string has one (a newline is
     /// kept inside the quotes); lines that must stay one line add their own refusal.
