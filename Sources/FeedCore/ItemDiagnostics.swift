@@ -15,8 +15,6 @@ extension DiagnosticCode {
     /// Reader: one item held a field twice (a duplicate JSON key, a repeated XML element); the
     /// last value was kept (`repeated-field`).
     public static let repeatedField = DiagnosticCode("repeated-field")
-    /// Reader: the payload's text is not in the encoding it declares (`mis-declared-encoding`).
-    public static let misdeclaredEncoding = DiagnosticCode("mis-declared-encoding")
     /// Mapping: a value the record needs is missing (`missing-value`).
     public static let missingValue = DiagnosticCode("missing-value")
     /// Mapping: a value that should be a number is not one (`unparsable-number`).

@@ -219,13 +219,25 @@ public struct XMLItemReader: Sendable {
             state.pointee.ctxt = ctxt
             xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
 
-            while state.pointee.failure == nil, let chunk = try nextChunk() {
+            var declared: DeclaredEncodingCheck?
+            var isFirstChunk = true
+            var exhausted = false
+            while state.pointee.failure == nil {
+                guard let chunk = try nextChunk() else { exhausted = true; break }
+                if isFirstChunk { declared = DeclaredEncodingCheck(head: chunk); isFirstChunk = false }
+                declared?.feed(chunk)
                 let rc = chunk.withUnsafeBytes { raw -> Int32 in
                     xmlParseChunk(ctxt, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), 0)
                 }
                 if rc != 0 || state.pointee.stopped { break }
             }
             if state.pointee.failure == nil && !state.pointee.stopped { xmlParseChunk(ctxt, nil, 0, 1) }
+            // A document that declares a legacy encoding but holds UTF-8 text fails in libxml2's
+            // conversion (or loads garbled): the whole of it is checked, and that is the error.
+            if declared != nil {
+                while !exhausted, let rest = try nextChunk() { declared?.feed(rest) }
+                if let problem = declared?.misdeclaration { throw FeedError(.malformed, .terminal, problem, context: context) }
+            }
             return try Self.envelope(state, context: context, parser: .libxml2)
         }
     }
@@ -496,5 +508,57 @@ struct SAXState {
         guard capturing else { return }
         textLength += count
         if textLength <= textLimit { buffer.append(contentsOf: UnsafeBufferPointer(start: ch, count: count)) }
+    }
+}
+
+// MARK: - Declared encodings
+
+/// Whether a document that declares a single-byte or legacy encoding (ISO-8859-1, EUC-KR …)
+/// actually holds UTF-8 text: every byte sequence valid UTF-8 and some of it beyond ASCII. Read
+/// as declared, each such character would become two or three wrong ones (`ì¢…ë¡œêµ¬` for
+/// `종로구`) in every value, station names included, so the document is refused rather than
+/// loaded garbled. Legacy text is almost never valid UTF-8 (Korean EUC-KR leads are mostly
+/// continuation bytes), so real EUC-KR and Latin-1 documents pass. Only documents libxml2
+/// reads (the scanner takes UTF-8 ones) are fed through it, a chunk at a time.
+struct DeclaredEncodingCheck {
+    /// The encoding the XML declaration names.
+    let declared: String
+    private var pending = 0
+    private var valid = true
+    private var sawMultibyte = false
+
+    /// Nil when the head declares no encoding, or UTF-8 (or ASCII): nothing to check.
+    init?(head: Data) {
+        guard let name = PayloadEncoding.declaredEncoding([UInt8](head.prefix(PayloadEncoding.headLength))) else { return nil }
+        let normal = name.uppercased().replacingOccurrences(of: "_", with: "-")
+        guard !["UTF-8", "UTF8", "US-ASCII", "ASCII"].contains(normal) else { return nil }
+        declared = name
+    }
+
+    mutating func feed(_ chunk: Data) {
+        guard valid else { return }
+        for byte in chunk {
+            if pending > 0 {
+                guard byte & 0xC0 == 0x80 else { valid = false; return }
+                pending -= 1
+            } else if byte < 0x80 {
+                continue
+            } else if (0xC2...0xDF).contains(byte) {
+                pending = 1; sawMultibyte = true
+            } else if (0xE0...0xEF).contains(byte) {
+                pending = 2; sawMultibyte = true
+            } else if (0xF0...0xF4).contains(byte) {
+                pending = 3; sawMultibyte = true
+            } else {
+                valid = false; return
+            }
+        }
+    }
+
+    /// The sentence refusing the document when it turned out to be UTF-8 text; nil otherwise.
+    var misdeclaration: String? {
+        guard valid, pending == 0, sawMultibyte else { return nil }
+        let shown = String(declared.prefix(40).filter { $0.isASCII && !$0.isNewline })
+        return "The document declares encoding \(shown), but its bytes are UTF-8 text; read as \(shown) every non-ASCII character would be garbled, so nothing is loaded. The server mis-declared it."
     }
 }
