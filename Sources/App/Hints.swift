@@ -11,7 +11,7 @@ extension AppEnvironment {
         else if paths.database != defaults.database { command += ["--db", displayPath(paths.database)] }
         if paths.pipelines != defaults.pipelines { command += ["--pipelines-dir", displayPath(paths.pipelines)] }
         if paths.fixtures != defaults.fixtures { command += ["--fixtures", displayPath(paths.fixtures)] }
-        let shown = "`" + command.map(Self.shellQuoted).joined(separator: " ") + "`"
+        let shown = "`" + command.map(ShellText.shellWord).joined(separator: " ") + "`"
         let what = names.count == 1 ? "the pipeline from its fixture files" : "the same pipelines from their fixture files"
         if variables.count == 1 {
             return "live mode needs an API key: set \(variables[0]) in the environment. Without it, \(shown) loads \(what)."
@@ -20,13 +20,6 @@ extension AppEnvironment {
         return "live mode needs \(variables.count) API keys: set \(list) in the environment. Without them, \(shown) loads \(what)."
     }
 
-    /// `word` as a shell would need it: unchanged when plain, else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0)
-        }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }
 
 extension AppEnvironment {
