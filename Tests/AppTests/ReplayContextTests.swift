@@ -16,7 +16,8 @@ import Testing
     }
 
     static let live = FirstLoad(requestURL: "https://api.openweathermap.org/data/2.5/weather?appid=REDACTED&lat=37.5665&lon=126.9780&units=imperial",
-                                operation: "current-weather", pipeline: "openweather-weather", mode: "live", run: 3)
+                                operation: "current-weather", fetchedAt: Date(timeIntervalSince1970: 1_709_700_000),
+                                pipeline: "openweather-weather", mode: "live", run: 3)
 
     @Test("a live run's recorded request becomes the context, without the key's placeholder")
     func recordedRequestIsTheContext() throws {
@@ -26,6 +27,7 @@ import Testing
         #expect(staged.context.request?.parameter("lat") == "37.5665")
         #expect(staged.context.request?.parameter("appid") == nil)
         #expect(staged.context.request?.baseURL.absoluteString == "https://api.openweathermap.org/data/2.5/weather")
+        #expect(staged.payload.fetchedAt == Date(timeIntervalSince1970: 1_709_700_000))
         // The same value given again is no contradiction.
         #expect(try rule.apply(to: Self.bare(sha256: "a"), explicit: ["units": "imperial"]).context.request?.parameter("units") == "imperial")
     }
@@ -42,9 +44,14 @@ import Testing
 
     @Test("bytes first loaded by a bare replay (no context recorded) must be given the parameters the feed needs")
     func unknownContextNeedsTheParameters() throws {
-        let replayed = FirstLoad(requestURL: nil, operation: "current-weather", pipeline: "replay", mode: "replay", run: 2)
+        let replayed = FirstLoad(requestURL: nil, operation: "current-weather", fetchedAt: nil, pipeline: "replay", mode: "replay", run: 2)
         let rule = ReplayContext(firstLoads: ["a": replayed], pipelines: { [:] })
         #expect(throws: FeedError.self) { _ = try rule.apply(to: Self.bare(sha256: "a"), explicit: [:]) }
+        let timed = ReplayContext(firstLoads: ["a": FirstLoad(requestURL: nil, operation: "air-pollution", fetchedAt: Date(timeIntervalSince1970: 1_709_700_000),
+                                                              pipeline: "replay", mode: "replay", run: 2)], pipelines: { [:] })
+        var pollution = Self.bare(sha256: "a")
+        pollution.payload.operation = "air-pollution"
+        #expect(try timed.apply(to: pollution, explicit: [:]).payload.fetchedAt == Date(timeIntervalSince1970: 1_709_700_000))
         #expect(throws: Never.self) { _ = try rule.apply(to: Self.bare(sha256: "a"), explicit: ["units": "metric"]) }
     }
 }

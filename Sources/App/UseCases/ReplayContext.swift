@@ -9,6 +9,8 @@ struct FirstLoad: Sendable, Equatable {
     var requestURL: String?
     /// The operation it was read as.
     var operation: String?
+    /// When it was fetched (a fixture run: when it ran), as recorded.
+    var fetchedAt: Date?
     /// The pipeline of the run that loaded it (`replay` for a replay).
     var pipeline: String
     /// The run's mode (`live`, `fixtures`, `replay`).
@@ -21,9 +23,10 @@ struct FirstLoad: Sendable, Equatable {
 /// again never changes them.
 ///
 /// A file with its archive metadata carries its request and keeps it. A bare file whose bytes
-/// were loaded before is read under the context of that first load: the request recorded in the
-/// payload index (`request_url`), else the parameters of the pipeline whose fixture run loaded
-/// it; a `--param` that contradicts that context refuses the file (it would change stored rows).
+/// were loaded before is read under the context of that first load: its recorded fetch time,
+/// and the request recorded in the payload index (`request_url`), else the parameters of the
+/// pipeline whose fixture run loaded it; a `--param` that contradicts that context refuses the
+/// file (it would change stored rows).
 /// A bare file never loaded with a known context must be given the parameters its feed cannot
 /// read it without (`Feed.contextParameters(for:)`, OpenWeather's `units`), or is refused naming
 /// them.
@@ -38,6 +41,9 @@ struct ReplayContext {
         guard staged.payload.request == nil, staged.context.request == nil else { return staged }
         var result = staged
         let operation = staged.payload.operation ?? ""
+        // What the reading infers from the fetch time (an air pollution answer's kind, data
+        // timed after its fetch) is inferred from the first load's, not from now.
+        if let fetchedAt = firstLoads[staged.payload.sha256]?.fetchedAt { result.payload.fetchedAt = fetchedAt }
         if let first = firstLoads[staged.payload.sha256], let recorded = recordedContext(first, staged: staged) {
             for (name, value) in explicit.sorted(by: { $0.key < $1.key }) {
                 guard let was = recorded.parameter(name), was != value else { continue }
@@ -86,12 +92,12 @@ struct ReplayContext {
         var found: [String: FirstLoad] = [:]
         for hash in Set(hashes) {
             let rows = try? reader.fetchAll(sql: """
-                SELECT p.request_url, p.operation, r.pipeline, r.mode, r.id FROM payload p JOIN run r ON r.id = p.run_id
+                SELECT p.request_url, p.operation, r.pipeline, r.mode, r.id, p.fetched_at FROM payload p JOIN run r ON r.id = p.run_id
                 WHERE p.sha256 = :sha
                 """, parameters: ["sha": .text(hash)]).rows
-            guard let row = rows?.first, row.count == 5 else { continue }
-            found[hash] = FirstLoad(requestURL: row[0].text, operation: row[1].text, pipeline: row[2].text ?? "", mode: row[3].text ?? "",
-                                    run: row[4].integer.map(Int64.init) ?? 0)
+            guard let row = rows?.first, row.count == 6 else { continue }
+            found[hash] = FirstLoad(requestURL: row[0].text, operation: row[1].text, fetchedAt: row[5].text.flatMap(Console.parseISO),
+                                    pipeline: row[2].text ?? "", mode: row[3].text ?? "", run: row[4].integer.map(Int64.init) ?? 0)
         }
         return found
     }
