@@ -141,14 +141,14 @@ public struct CheckResult: Sendable, Hashable {
     /// Column names of the sample rows.
     public var sampleColumns: [String]
     /// Up to `DataCheck.sampleLimit` failing rows (or, for aggregates, the figures behind the
-    /// result), values in `sampleColumns` order.
-    public var sampleRows: [[StoreValue]]
+    /// result), values in `sampleColumns` order, each cell bounded (`SampleCell`).
+    public private(set) var sampleRows: [[StoreValue]]
 
     public init(name: String, kind: String, table: String?, severity: CheckSeverity, onFailure: CheckFailureAction,
                 status: Status, failingRows: Int?, message: String, sampleColumns: [String] = [], sampleRows: [[StoreValue]] = []) {
         self.name = name; self.kind = kind; self.table = table; self.severity = severity; self.onFailure = onFailure
         self.status = status; self.failingRows = failingRows; self.message = message
-        self.sampleColumns = sampleColumns; self.sampleRows = sampleRows
+        self.sampleColumns = sampleColumns; self.sampleRows = sampleRows.map { $0.map(SampleCell.bounded) }
     }
 
     /// A result for `check` (its name, kind, table, severity and action) with what was found.

@@ -60,7 +60,7 @@ struct CheckEvaluator {
             let text = "the newest \(table).\(column) is \(newest), \(DataCheck.duration(max(0, age))) old (limit \(DataCheck.duration(maxAge)))"
             return CheckResult(check, status: fresh ? .passed : .failed, failingRows: nil,
                                message: fresh ? text : check.message.map { "\($0) (\(text))" } ?? text,
-                               sampleColumns: ["newest", "age_seconds"], sampleRows: [[SampleCell.bounded(.text(newest)), .integer(Int64(age.rounded()))]])
+                               sampleColumns: ["newest", "age_seconds"], sampleRows: [[.text(newest), .integer(Int64(age.rounded()))]])
 
         case .completeness(let entity, let time, let column, let hours, let min):
             let query = CheckSQL.completeness(check, entity: entity, time: time, column: column, hours: hours)
@@ -76,7 +76,7 @@ struct CheckEvaluator {
             let text = "\(DataCheck.percent(share)) of the expected station-hours in the newest \(hours) hours of \(table) are present "
                 + "(\(present) of \(expected): \(rows.count) \(entity) × \(hours) hours; minimum \(DataCheck.percent(min)))"
             let sample = rows.prefix(DataCheck.sampleLimit).map { row in
-                [SampleCell.bounded(StoreValue(row["entity"] as DatabaseValue)), .integer(row["hours_present"]), .integer(Int64(hours))]
+                [StoreValue(row["entity"] as DatabaseValue), .integer(row["hours_present"]), .integer(Int64(hours))]
             }
             return CheckResult(check, status: complete ? .passed : .failed, failingRows: expected - present,
                                message: complete ? text : check.message.map { "\($0) (\(text))" } ?? text,
@@ -211,15 +211,8 @@ struct CheckTimedOut: Error, CustomStringConvertible {
     var description: String { "stopped after \(Int(seconds)) s: the statement runs too long for a check (a recursive WITH, a join without a condition?)" }
 }
 
-/// The rule for a cell of a check's sample: at most `maximumBytes` of its text is kept, and a
-/// longer value ends in `…(cut, N bytes)`, so a check that returns a huge value (a 100 MB blob)
-/// stores a few hundred bytes in `check_result`. Every sample cell goes through it: the SQLite
-/// evaluator reads at most that much of a column (`read`), and any other evaluator bounds the
-/// values it collected (`bounded`).
-public enum SampleCell {
-    /// Bytes of a sample cell's text kept before the mark.
-    public static let maximumBytes = 256
-
+/// The SQLite side of `SampleCell` (Pipeline): a column is read only up to the bound.
+extension SampleCell {
     /// Column `column` of the current row of `statement`, bounded: a text or blob longer than
     /// `maximumBytes` is read only up to the bound (its length from `sqlite3_column_bytes`), so
     /// no copy of the whole value is made.
@@ -237,35 +230,5 @@ public enum SampleCell {
             guard let blob = sqlite3_column_blob(statement, column) else { return .text("") }
             return .text(cut(UnsafeRawBufferPointer(start: blob, count: min(count, maximumBytes + 4)), total: count))
         }
-    }
-
-    /// `value` bounded like a column read by `read`.
-    public static func bounded(_ value: StoreValue) -> StoreValue {
-        guard case .text(let text) = value, text.utf8.count > maximumBytes else { return value }
-        return .text(text.utf8.withContiguousStorageIfAvailable { cut(UnsafeRawBufferPointer($0), total: $0.count) }
-            ?? cut(Array(text.utf8).withUnsafeBytes { UnsafeRawBufferPointer($0) }, total: text.utf8.count))
-    }
-
-    /// The first bytes of a value of `total` bytes (`prefix` holds at least the bound when the
-    /// value is longer), as text: whole when it fits, else cut at a character boundary at most
-    /// `maximumBytes` in, followed by the mark.
-    private static func cut(_ prefix: UnsafeRawBufferPointer, total: Int) -> String {
-        if total <= maximumBytes {
-            let text = String(decoding: prefix.prefix(total), as: UTF8.self)
-            if text.utf8.count <= maximumBytes { return text }
-            return trimmed(text) + "…(cut, \(total) bytes)"
-        }
-        var end = maximumBytes
-        // Step back over UTF-8 continuation bytes, so no character is split.
-        while end > 0, prefix[end] & 0xC0 == 0x80 { end -= 1 }
-        return trimmed(String(decoding: prefix.prefix(end), as: UTF8.self)) + "…(cut, \(total) bytes)"
-    }
-
-    /// `text` shortened by whole characters to at most `maximumBytes` of UTF-8 (bytes that are
-    /// not UTF-8, as in a blob, decode to three-byte replacement characters).
-    private static func trimmed(_ text: String) -> String {
-        var text = text
-        while text.utf8.count > maximumBytes { text.removeLast() }
-        return text
     }
 }
