@@ -243,6 +243,16 @@ public struct OpenAQFeed: Feed {
         return try decoder.decode(source, answer: endpoint.answer, into: &sink)
     }
 
+    /// A sensors or hours page names neither its location nor its sensor (only the request path
+    /// does): a bare file must name it in its file name (`location-2178`, `sensor-3920`) or be
+    /// given `locations_id` / `sensors_id`. Without one a sensors page would load sensors of no
+    /// location.
+    public func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)] {
+        guard let endpoint = OpenAQEndpoint.named(operation), let parameter = endpoint.pathParameter,
+              Self.contextID(for: endpoint, request: nil, fileName: fileName, fallback: [:]) == nil else { return [] }
+        return [(parameter, "the \(parameter == "sensors_id" ? "sensor" : "location") id the page was fetched for")]
+    }
+
     /// The location or sensor id a page of `endpoint` is for: the request path's, else the file
     /// name's (`location-<id>`, `sensor-<id>`), else the fallback parameter's; nil for calls that
     /// need none.

@@ -320,9 +320,9 @@ public struct OpenWeatherFeed: Feed {
     /// Current weather needs its `units`: an answer does not say them, and without them its
     /// temperatures would be read as kelvin. Air pollution and geocoding answers mean the same
     /// under any request parameter that is not in them.
-    public func contextParameters(for operation: String) -> [(name: String, values: String)] {
+    public func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)] {
         guard OpenWeatherEndpoint.named(operation)?.answer == .weather else { return [] }
-        return [("units", OpenWeatherUnits.allCases.map(\.rawValue).joined(separator: ", "))]
+        return [("units", "one of " + OpenWeatherUnits.allCases.map(\.rawValue).joined(separator: ", "))]
     }
 
     /// The operation `recognition(head:format:)` recognised, else nil.

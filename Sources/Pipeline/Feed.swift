@@ -74,11 +74,12 @@ public protocol Feed: Sendable {
     /// error.
     func decode(_ payload: RawPayload, context: DecodeContext, into sink: inout some RecordSink) throws -> PageSummary
 
-    /// The request parameters a payload of `operation` is read differently without, because its
-    /// bytes do not say them and reading it would otherwise assume a default (OpenWeather
-    /// current weather: `units`), each with the values it takes. A replayed file that was never
-    /// loaded with a request must be given them (`replay --param`).
-    func contextParameters(for operation: String) -> [(name: String, values: String)]
+    /// The request parameters a payload of `operation` in file `fileName` is read differently
+    /// without, because neither its bytes nor its name say them and reading it would otherwise
+    /// assume a default or leave a key empty (OpenWeather current weather: `units`; an OpenAQ
+    /// sensors page: `locations_id`), each with the values it takes. A replayed file that was
+    /// never loaded with a request must be given them (`replay --param`).
+    func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)]
 
     /// The spec a live run should use given the pipeline's bookmarks.
     func resuming(_ spec: SourceSpec, bookmarks: [String: String]) -> SourceSpec
@@ -105,7 +106,7 @@ extension Feed {
     public func httpError(status: Int, body: Data, context: String) -> FeedError? { nil }
 
     /// Every payload says all it means unless the feed declares otherwise.
-    public func contextParameters(for operation: String) -> [(name: String, values: String)] { [] }
+    public func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)] { [] }
 
     /// No rate limit unless the feed declares one.
     public var rateLimits: [RateLimit] { [] }

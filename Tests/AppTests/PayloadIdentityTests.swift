@@ -86,4 +86,20 @@ import TestSupport
         #expect(given == .success, "\(env.err.text)")
         #expect(try env.db.rows(Self.weatherRow).first?.prefix(2) == ["metric", "8.43"])
     }
+
+    @Test("a bare OpenAQ sensors page that names no location is refused naming --param locations_id; named, its sensors get the location")
+    func sensorsPageWithoutLocationIsRefused() async throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let file = env.dir.path("sensors.json")
+        try Data(contentsOf: FixturePaths.fixtures.appendingPathComponent("openaq/sensors-location-2623101.json")).write(to: file)
+        let refused = await env.feedline.replay(inputs: [file.path], sourceHint: nil, parameters: [:], paths: env.paths(), force: false)
+        #expect(refused != .success)
+        #expect(env.err.text.contains("--param locations_id="), "\(env.err.text)")
+        #expect(try env.db.value("SELECT count(*) FROM openaq_sensor") == "0")
+
+        let named = await env.feedline.replay(inputs: [file.path], sourceHint: nil, parameters: ["locations_id": "2623101"], paths: env.paths(), force: false)
+        #expect(named == .success, "\(env.err.text)")
+        #expect(try env.db.value("SELECT count(*) FROM openaq_sensor WHERE location_id IS NULL OR location_id <> 2623101") == "0")
+    }
 }

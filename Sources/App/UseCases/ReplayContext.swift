@@ -28,7 +28,7 @@ struct FirstLoad: Sendable, Equatable {
 /// pipeline whose fixture run loaded it; a `--param` that contradicts that context refuses the
 /// file (it would change stored rows).
 /// A bare file never loaded with a known context must be given the parameters its feed cannot
-/// read it without (`Feed.contextParameters(for:)`, OpenWeather's `units`), or is refused naming
+/// read it without (`Feed.contextParameters(for:fileName:)`, OpenWeather's `units`), or is refused naming
 /// them.
 struct ReplayContext {
     /// The first load of each content hash that had been loaded when the replay began.
@@ -53,9 +53,10 @@ struct ReplayContext {
             result.context = DecodeContext(request: recorded.request, fallbackParameters: recorded.fallback.merging(explicit) { _, given in given })
             return result
         }
-        let missing = staged.feed.contextParameters(for: operation).filter { explicit[$0.name] == nil }
+        let missing = staged.feed.contextParameters(for: operation, fileName: staged.payload.file.lastPathComponent)
+            .filter { explicit[$0.name] == nil }
         guard missing.isEmpty else {
-            let wanted = missing.map { "--param \($0.name)=… (one of \($0.values))" }.joined(separator: " and ")
+            let wanted = missing.map { "--param \($0.name)=… (\($0.values))" }.joined(separator: " and ")
             throw FeedError(.invalidRequest, .terminal,
                             "A bare \(staged.feed.source) \(operation) payload does not say \(missing.map(\.name).joined(separator: ", ")), and these bytes were never loaded with a request that did; pass \(wanted) as it was requested, or replay the archived file with its metadata.")
         }
