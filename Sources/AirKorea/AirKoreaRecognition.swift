@@ -32,69 +32,77 @@ struct AirKoreaRecognition {
         }
     }
 
+    /// The operations feedline reads, by the item fields that make each (`Recognition.judge`):
+    /// a field named as written must appear (legacy items echo request fields empty), one named
+    /// `filled:…` must carry a value. A field that only another operation's items carry,
+    /// filled, rules a shape out, so items with the fields of two operations are refused rather
+    /// than read as whichever is tried first. Realtime items are split into by-province and
+    /// by-station afterwards (`realtimeOperation()`).
+    static let shapes: [PayloadShape] = {
+        let forecast = "filled:informCode", monthly = "filled:msurMm", daily = "filled:msurDt", alert = "filled:issueGbn"
+        let measured = "filled:pm10Value", listed = "filled:dmX", located = "filled:umdName"
+        return [
+            PayloadShape(AirKoreaEndpoint.forecast.operation, requires: [["informGrade", "informCode"]],
+                         excludes: [monthly, daily, alert, measured, listed, located]),
+            PayloadShape(AirKoreaEndpoint.stationMonthlyStatistics.operation, requires: [["msurMm"]], excludes: [forecast, daily, alert, listed, located]),
+            PayloadShape(AirKoreaEndpoint.stationDailyStatistics.operation, requires: [["msurDt"]], excludes: [forecast, monthly, alert, listed, located]),
+            PayloadShape(AirKoreaEndpoint.pmAlerts.operation, requires: [["issueGbn"], ["districtName"]],
+                         excludes: [forecast, monthly, daily, measured, listed, located]),
+            PayloadShape(AirKoreaEndpoint.realtimeByProvince.operation, requires: [["pm10Value"], ["dataTime"]],
+                         excludes: [forecast, monthly, daily, alert, listed, located], name: "realtime measurements"),
+            PayloadShape(AirKoreaEndpoint.stations.operation, requires: [["filled:dmX", "filled:dmY", "filled:year"]],
+                         excludes: [forecast, monthly, daily, alert, measured, located]),
+            PayloadShape(AirKoreaEndpoint.tmCoordinates.operation, requires: [["filled:umdName"], ["filled:tmX"]],
+                         excludes: [forecast, monthly, daily, alert, measured, listed]),
+            PayloadShape(AirKoreaEndpoint.nearbyStations.operation, requires: [["tm"], ["stationName"]],
+                         excludes: [forecast, monthly, daily, alert, measured, listed, located]),
+        ]
+    }()
+
+    /// Whether the head holds field `name` (`filled:name`: with a value).
+    func has(_ name: String) -> Bool {
+        name.hasPrefix("filled:") ? presence(String(name.dropFirst(7))) == .filled : presence(name) != .absent
+    }
+
     /// The canonical operation, or nil when the head is not an AirKorea payload.
+    func operation() -> String? { recognition().operation }
+
+    /// What the head is to the AirKorea feed.
     ///
     /// Error envelopes and empty pages have no items to judge by; they are answered with
     /// `getCtprvnRltmMesureDnsty`, whose decoder (like every other) raises the typed error or
     /// yields no records. Items of an AirKorea operation feedline does not read (the CAI
     /// service, the 시도/시군구 averages …) are answered with that operation's name, which the
-    /// decoder refuses by name. Items that match no operation at all are not claimed (nil).
-    func operation() -> String? {
+    /// decoder refuses by name. Items of one of `shapes` are that operation; items of none (or
+    /// of several) in a success envelope are refused, naming the shapes they resemble; anything
+    /// else is not AirKorea's.
+    func recognition() -> Recognition {
         let shapeless = AirKoreaEndpoint.realtimeByProvince.operation
-        if contains("OpenAPI_ServiceResponse") || contains("returnReasonCode") { return shapeless }
-        if let unsupported = unsupportedOperation() { return unsupported.operation }
+        if contains("OpenAPI_ServiceResponse") || contains("returnReasonCode") { return .shape(shapeless) }
+        if let unsupported = unsupportedOperation() { return .shape(unsupported.operation) }
         if presence("resultCode") == .filled, let code = firstValue("resultCode"), !AirKoreaErrorCode.isSuccess(code) {
-            return shapeless
+            return .shape(shapeless)
         }
-        if presence("informGrade") != .absent || presence("informCode") != .absent {
-            return AirKoreaEndpoint.forecast.operation
-        }
-        if presence("msurMm") != .absent {
-            return AirKoreaEndpoint.stationMonthlyStatistics.operation
-        }
-        if presence("msurDt") != .absent {
-            return AirKoreaEndpoint.stationDailyStatistics.operation
-        }
-        if presence("issueGbn") != .absent && presence("districtName") != .absent {
-            return AirKoreaEndpoint.pmAlerts.operation
-        }
-        if presence("pm10Value") != .absent && presence("dataTime") != .absent {
-            // By province: items name their province (current) or at least their station
-            // (legacy). By station: items name no station (ver < 1.4, legacy) or name it with
-            // its stationCode (ver 1.4).
-            if presence("sidoName") == .filled
-                || (presence("stationName") == .filled && presence("stationCode") != .filled) {
-                return AirKoreaEndpoint.realtimeByProvince.operation
-            }
-            return AirKoreaEndpoint.realtimeByStation.operation
-        }
-        if presence("dmX") == .filled || presence("dmY") == .filled || presence("year") == .filled {
-            return AirKoreaEndpoint.stations.operation
-        }
-        if presence("umdName") == .filled && presence("tmX") == .filled {
-            return AirKoreaEndpoint.tmCoordinates.operation
-        }
-        if presence("tm") != .absent && presence("stationName") != .absent {
-            return AirKoreaEndpoint.nearbyStations.operation
+        let judged = Recognition.judge(Self.shapes, what: "The AirKorea items", has: has)
+        if let operation = judged.operation {
+            return .shape(operation == AirKoreaEndpoint.realtimeByProvince.operation ? realtimeOperation() : operation)
         }
         if presence("resultCode") == .filled && (contains("NORMAL_CODE") || contains("NORMAL SERVICE") || presence("totalCount") != .absent) {
             // A success envelope: empty pages are any operation's; items that match none of the
-            // operations above are nobody's.
-            return hasItems() ? nil : shapeless
-        }
-        return nil
-    }
-
-    /// `operation()` as a `Recognition`: a success envelope whose items have the fields of no
-    /// operation (feedline's or an unsupported one it knows) is refused, naming the operations
-    /// it reads; bytes that are no AirKorea payload are not this feed's.
-    func recognition() -> Recognition {
-        if let operation = operation() { return .shape(operation) }
-        if presence("resultCode") == .filled && (contains("NORMAL_CODE") || contains("NORMAL SERVICE") || presence("totalCount") != .absent) {
-            let names = AirKoreaEndpoint.all.map(\.operation).joined(separator: ", ")
-            return .refused("The AirKorea items have the fields of none of the operations feedline reads (\(names)), so nothing is loaded.")
+            // operations (or several) are refused.
+            return hasItems() ? judged : .shape(shapeless)
         }
         return .foreign
+    }
+
+    /// By province: items name their province (current) or at least their station (legacy).
+    /// By station: items name no station (ver < 1.4, legacy) or name it with its stationCode
+    /// (ver 1.4).
+    func realtimeOperation() -> String {
+        if presence("sidoName") == .filled || (presence("stationName") == .filled && presence("stationCode") != .filled) {
+            return AirKoreaEndpoint.realtimeByProvince.operation
+        }
+        return AirKoreaEndpoint.realtimeByStation.operation
     }
 
     /// The AirKorea operation feedline does not read whose items the head holds, if any: judged

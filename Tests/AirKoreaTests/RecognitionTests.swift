@@ -16,8 +16,17 @@ struct RecognitionTests {
     func unknownItemsAreRefused() {
         for (body, format) in [(Self.unknownItems, PayloadFormat.json), (Self.unknownItemsXML, .xml)] {
             let recognition = AirKoreaFeed().recognition(head: Data(body.utf8), format: format)
-            #expect(RecognitionSamples.isRefusal(recognition, naming: ["AirKorea", "getCtprvnRltmMesureDnsty"]), "\(format): \(recognition)")
+            #expect(RecognitionSamples.isRefusal(recognition, naming: ["AirKorea", "getMinuDustFrcstDspth", "realtime measurements"]), "\(format): \(recognition)")
         }
+    }
+
+    /// A forecast item that also carries a daily statistics date: two operations' fields.
+    static let twoShapes = #"{"response":{"header":{"resultCode":"00","resultMsg":"NORMAL_CODE"},"body":{"totalCount":1,"items":[{"informCode":"PM10","informGrade":"서울 : 좋음","dataTime":"2024-03-06 17시 발표","msurDt":"2024-03-06","msrstnName":"종로구","pm10Value":"33"}],"pageNo":1,"numOfRows":10}}}"#
+
+    @Test("items with the fields of two operations are refused, not read as the first one tried")
+    func twoShapesAreRefused() {
+        let recognition = AirKoreaFeed().recognition(head: Data(Self.twoShapes.utf8), format: .json)
+        #expect(RecognitionSamples.isRefusal(recognition, naming: ["AirKorea"]), "\(recognition)")
     }
 
     @Test("no fixture of another feed is taken for an AirKorea answer", arguments: RecognitionSamples.fixtures(except: "airkorea"))
