@@ -72,7 +72,7 @@ public enum Recognition: Sendable, Equatable {
         let matching = shapes.filter { $0.matches(has) }
         if matching.count == 1 { return .shape(matching[0].operation) }
         if matching.count > 1 {
-            return .refused("\(what) match several shapes (\(matching.map(\.name).joined(separator: ", "))), so the payload is not loaded as either.")
+            return .refused("\(what) match several shapes (\(matching.map(\.name).joined(separator: ", "))), so the payload is not loaded as any of them.")
         }
         var seen: Set<String> = []
         let close = shapes.map { (shape: $0, likeness: $0.likeness(has)) }.filter { $0.likeness > 0 }
@@ -88,7 +88,7 @@ public enum Recognition: Sendable, Equatable {
 
     /// The one judgement of several feeds' recognitions (`--source` not given): the only shape
     /// recognised, else a refusal naming every candidate (several shapes, or the feeds' own
-    /// refusals); `.foreign` when no feed claims the payload.
+    /// refusals), with the feed it is judged by; nil when no feed claims the payload.
     public static func combine(_ judgements: [(source: String, recognition: Recognition)]) -> (source: String, recognition: Recognition)? {
         let shapes = judgements.filter { $0.recognition.operation != nil }
         if shapes.count == 1 { return shapes[0] }
