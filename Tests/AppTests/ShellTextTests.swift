@@ -17,7 +17,8 @@ struct ShellTextTests {
     /// and other control characters.
     static func forHostileText(controls: Bool, count: Int, _ body: (String) throws -> Void) rethrows {
         var specials = ["'", "\"", "%", "\\%", "\\", "$(touch PWNED)", "`id`", "$HOME", "${X}", "-", "--db=evil", ";", "&&", "|", ">", "<",
-                        "*", "?", "[a]", "~", "#", "!", " ", "  ", "%%", "'\\''", "é", "서울", "😀", "\u{FEFF}", "=", "\\n", "%s"]
+                        "*", "?", "[a]", "~", "#", "!", " ", "  ", "%%", "'\\''", "é", "서울", "😀", "\u{FEFF}", "=", "\\n", "%s",
+                        "'\u{0331}", "%\u{0301}", "\u{0301}", "\"\u{20DD}"]
         if controls { specials += ["\n", "\r", "\t", "\n* * * * * touch PWNED #", "\u{7F}", "\u{85}", "\u{2028}", "\u{1B}[2J"] }
         let piece = Gen.oneOf(Gen.ascii.string(of: 0...4).map { $0.filter { controls ? $0 != "\0" : !$0.unicodeScalars.contains(where: ShellText.isControl) } },
                               Gen.element(of: specials).map { $0 ?? "" })
@@ -42,9 +43,11 @@ struct ShellTextTests {
     /// a backslash before any other character keeps both, an unescaped `%` ends the command (what
     /// follows is standard input). Returns nil when the command would be cut.
     static func cronReads(_ field: String) -> String? {
-        var out = ""
+        // Byte by byte as cron reads it (scalars here), not by characters: `%` + a combining
+        // mark is one Swift Character but still a `%` to cron.
+        var out = String.UnicodeScalarView()
         var escaped = false
-        for ch in field {
+        for ch in field.unicodeScalars {
             if escaped {
                 if ch == "%" { out.removeLast() }
                 out.append(ch)
@@ -55,16 +58,18 @@ struct ShellTextTests {
             if ch == "%" { return nil }
             out.append(ch)
         }
-        return out
+        return String(out)
     }
 
     /// systemd's reading of one double-quoted `ExecStart=` word (the subset `systemdArgument`
     /// writes): `\\` and `\"` unescaped, then `%%` → `%` and `$$` → `$`.
     static func systemdReads(_ word: String) -> String? {
-        var text = word
-        if text.hasPrefix("\"") {
-            guard text.count >= 2, text.hasSuffix("\"") else { return nil }
-            var out = ""
+        // Scalar by scalar, as systemd reads bytes: a quote or `%` with a combining mark after
+        // it is still a quote or `%`.
+        var text = Array(word.unicodeScalars)
+        if text.first == "\"" {
+            guard text.count >= 2, text.last == "\"" else { return nil }
+            var out: [Unicode.Scalar] = []
             var escaped = false
             for ch in text.dropFirst().dropLast() {
                 if escaped { guard ch == "\\" || ch == "\"" else { return nil }; out.append(ch); escaped = false; continue }
@@ -74,11 +79,11 @@ struct ShellTextTests {
             }
             guard !escaped else { return nil }
             text = out
-        } else if text.contains(where: { " \"'\\;".contains($0) }) || "-@+!:".contains(text.first ?? "x") {
+        } else if text.contains(where: { " \"'\\;".unicodeScalars.contains($0) }) || "-@+!:".unicodeScalars.contains(text.first ?? "x") {
             return nil
         }
-        var out = ""
-        var pending: Character?
+        var out = String.UnicodeScalarView()
+        var pending: Unicode.Scalar?
         for ch in text {
             if let p = pending {
                 guard ch == p else { return nil }
@@ -87,7 +92,7 @@ struct ShellTextTests {
             if ch == "%" || ch == "$" { pending = ch; continue }
             out.append(ch)
         }
-        return pending == nil ? out : nil
+        return pending == nil ? String(out) : nil
     }
 
     @Test("a shell word read back by /bin/sh is exactly the text, for generated hostile strings")
@@ -99,6 +104,20 @@ struct ShellTextTests {
         #expect(printed.count == inputs.count)
         for (input, output) in zip(inputs, printed) where input != output {
             Issue.record("sh read \(ShellText.shown(output)) for \(ShellText.shown(input)) (quoted \(ShellText.shellWord(input)))")
+        }
+    }
+
+    @Test("a quote or % followed by a combining mark is escaped like any other (a quote left open would end the quoting)")
+    func combiningMarksDoNotHideQuotes() throws {
+        let texts = ["'\u{0331}; touch PWNED; echo '\u{0331}", "a%\u{0301}b", "''\u{0331}''"]
+        let printed = try Self.sh("printf '%s\\0' " + texts.map(ShellText.shellWord).joined(separator: " "))
+            .split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        #expect(printed == texts)
+        for text in texts {
+            let field = try ShellText.cronCommand([.word(text, what: "value")])
+            #expect(Self.cronReads(field) != nil, "cron cuts \(ShellText.shown(field))")
+            #expect(try ShellText.systemdValue(text, what: "value").unicodeScalars.filter { $0 == "%" }.count
+                    == 2 * text.unicodeScalars.filter { $0 == "%" }.count)
         }
     }
 

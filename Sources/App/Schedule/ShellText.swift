@@ -39,7 +39,7 @@ public enum ShellText {
     /// kept inside the quotes); lines that must stay one line add their own refusal.
     public static func shellWord(_ text: String) -> String {
         if !text.isEmpty, text.unicodeScalars.allSatisfy(shellSafe.contains) { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return "'" + replacing("'", with: #"'\''"#, in: text) + "'"
     }
 
     /// A crontab command field: the words as `sh` words, and each `%` taken out of its quotes
@@ -56,10 +56,10 @@ public enum ShellText {
             case .word(let text, let what):
                 try refuseControlCharacters(text, what: what)
                 let word = shellWord(text)
-                return word.replacingOccurrences(of: "%", with: #"'\%'"#)
+                return replacing("%", with: #"'\%'"#, in: word)
             case .redirect(let op, let text, let what):
                 try refuseControlCharacters(text, what: what)
-                return op + shellWord(text).replacingOccurrences(of: "%", with: #"'\%'"#)
+                return op + replacing("%", with: #"'\%'"#, in: shellWord(text))
             }
         }.joined(separator: " ")
     }
@@ -109,7 +109,7 @@ public enum ShellText {
            first.properties.isWhitespace || last.properties.isWhitespace {
             throw Refusal(what: what, shown: shown(text), reason: "begins or ends with white space (systemd would drop it)")
         }
-        return text.replacingOccurrences(of: "%", with: "%%")
+        return replacing("%", with: "%%", in: text)
     }
 
     /// A `#` comment line holding `text`.
@@ -142,6 +142,17 @@ public enum ShellText {
             }
         }
         return out + "'"
+    }
+
+    /// `text` with every `scalar` replaced by `replacement`, scalar by scalar. String's own
+    /// replacement compares whole characters, and a quote or `%` followed by a combining mark
+    /// (`'` + U+0331) is one character that is not `'`: it would stay unescaped and end the quotes.
+    static func replacing(_ scalar: Unicode.Scalar, with replacement: String, in text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            if s == scalar { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(s) }
+        }
+        return String(out)
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
