@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Coverage-guided fuzz targets (libFuzzer) for feedline's readers of untrusted bytes. A package
+// Coverage-guided fuzz targets (libFuzzer) for feedline's readers of untrusted bytes and the rules for what it writes. A package
 // of its own, so that ordinary builds, tests and CI never build it. Build and run them with
 // `scripts/fuzz [SECONDS]`, which builds this package with `-sanitize=fuzzer,address`.
 //
@@ -39,6 +39,9 @@ let package = Package(
         .executableTarget(name: "fuzz-cron", dependencies: [driver, kit], path: "Sources/Cron"),
         // `feedline query`'s statement check on an empty feedline database.
         .executableTarget(name: "fuzz-query-check", dependencies: [driver, kit], path: "Sources/QueryCheck"),
+        // The rules for what feedline writes: OutputFile (hostile names, whatever stands at the path),
+        // ShellText's sh, crontab and systemd quoting, and the pipeline-name rule.
+        .executableTarget(name: "fuzz-file-rules", dependencies: [driver, app], path: "Sources/FileRules"),
     ],
     swiftLanguageModes: [.v6]
 )

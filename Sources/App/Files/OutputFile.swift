@@ -15,16 +15,16 @@ import Glibc
 /// directory is created only with `makeDirectories`. The bytes go to a temporary file in the same
 /// directory that is renamed over the target, so a failed write leaves the old file as it was.
 /// Every refusal or failure is one readable line (`Problem`), never a Foundation error dump.
-struct OutputFile {
+public struct OutputFile: Sendable {
     /// Why the file was not written: one readable line.
-    struct Problem: Error, CustomStringConvertible {
-        enum Kind { case refused, failed }
+    public struct Problem: Error, CustomStringConvertible {
+        public enum Kind: Sendable { case refused, failed }
         /// `.refused`: the path given is not one feedline writes to (a usage error);
         /// `.failed`: the file system said no (permissions, space).
-        let kind: Kind
-        let message: String
-        var description: String { message }
-        var refused: Bool { kind == .refused }
+        public let kind: Kind
+        public let message: String
+        public var description: String { message }
+        public var refused: Bool { kind == .refused }
 
         /// `message` with its control characters escaped, so a hostile path stays on one line.
         init(kind: Kind, message: String) {
@@ -54,7 +54,7 @@ struct OutputFile {
 
     /// What is written, named in messages, and how an earlier file of the same kind is told
     /// from any other file.
-    struct Kind: Sendable {
+    public struct Kind: Sendable {
         /// `the report`, `the JUnit report`: what `refusing to write … to` names.
         var noun: String
         /// `a feedline report`: what an existing file is not, when it is refused.
@@ -69,19 +69,19 @@ struct OutputFile {
         var recognises: @Sendable (Data) -> Bool
 
         /// An HTML report: `ReportHTML`'s generator meta in its first KiB.
-        static let report = Kind(noun: "the report", recognisedAs: "a feedline report", exampleName: "report.html", option: "-o",
+        public static let report = Kind(noun: "the report", recognisedAs: "a feedline report", exampleName: "report.html", option: "-o",
                                  window: 1024, recognises: { $0.range(of: reportMarker) != nil })
 
         /// `check --junit`: the `<testsuites name="feedline check"` line `JUnitReport` writes.
-        static let junit = Kind(noun: "the JUnit report", recognisedAs: "a JUnit report feedline wrote", exampleName: "feedline-checks.xml",
+        public static let junit = Kind(noun: "the JUnit report", recognisedAs: "a JUnit report feedline wrote", exampleName: "feedline-checks.xml",
                                 option: "--junit", window: 1024, recognises: { $0.range(of: junitMarker) != nil })
 
         /// `query -o`: rows carry no mark of their own, so only a new file, or `force`.
-        static let queryRows = Kind(noun: "the rows", recognisedAs: "", exampleName: "rows.csv", option: "-o",
+        public static let queryRows = Kind(noun: "the rows", recognisedAs: "", exampleName: "rows.csv", option: "-o",
                                     window: 0, recognises: { _ in false })
 
         /// A file of a new home (`init`) or of the generated docs: replaced only with `force`.
-        static func projectFile(_ noun: String) -> Kind {
+        public static func projectFile(_ noun: String) -> Kind {
             Kind(noun: noun, recognisedAs: "", exampleName: "file", option: "", window: 0, recognises: { _ in false })
         }
     }
@@ -101,17 +101,17 @@ struct OutputFile {
     static let sniffWindow = 64 << 10
 
     /// The database a command uses, and how messages name it.
-    struct Database {
-        var url: URL
+    public struct Database: Sendable {
+        public var url: URL
         /// `the database feedline reads`, `the database being queried`.
-        var role: String
-        init(_ url: URL, role: String = "the database feedline reads") { self.url = url; self.role = role }
+        public var role: String
+        public init(_ url: URL, role: String = "the database feedline reads") { self.url = url; self.role = role }
     }
 
     /// The path as given.
-    let requested: URL
+    public let requested: URL
     /// The file actually written: `requested` with symbolic links followed.
-    let target: URL
+    public let target: URL
     let kind: Kind
     let database: Database?
     let force: Bool
@@ -120,7 +120,7 @@ struct OutputFile {
 
     /// Checks `url` as a place to write a file of `kind`, following symbolic links, and creates
     /// the missing parent directories when `makeDirectories` is set.
-    static func prepare(_ url: URL, kind: Kind, database: Database?, force: Bool, makeDirectories: Bool) throws(Problem) -> OutputFile {
+    public static func prepare(_ url: URL, kind: Kind, database: Database?, force: Bool, makeDirectories: Bool) throws(Problem) -> OutputFile {
         let target = try followLinks(url, kind: kind)
         let directory = target.deletingLastPathComponent()
         var st = stat()
@@ -141,7 +141,7 @@ struct OutputFile {
     }
 
     /// Writes `data` whole: to a temporary file beside the target, then renamed over it.
-    func write(_ data: Data) throws(Problem) {
+    public func write(_ data: Data) throws(Problem) {
         let stream = try open()
         stream.append(data)
         try stream.commit()
