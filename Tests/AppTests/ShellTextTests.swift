@@ -30,6 +30,11 @@ struct ShellTextTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
+        // In a directory of its own: a quoting bug would run `touch PWNED` there, not in the checkout.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shelltext-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
