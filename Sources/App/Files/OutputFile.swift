@@ -36,21 +36,9 @@ public struct OutputFile: Sendable {
         static func failed(_ message: String) -> Problem { Problem(kind: .failed, message: message) }
     }
 
-    /// `text` with each control character (a newline in a file name) as an escape (`\n`, `\u{1b}`).
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.properties.generalCategory == .control: out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// `text` with each control character (a newline in a file name) as an escape (`\n`,
+    /// `\u{1b}`): the same escaping as a table cell of `feedline query` (`TableWriter.visible`).
+    static func oneLine(_ text: String) -> String { TableWriter.visible(text) }
 
     /// What is written, named in messages, and how an earlier file of the same kind is told
     /// from any other file.
