@@ -41,7 +41,7 @@ import TestSupport
         defer { env.dir.remove() }
         let request = QueryRequest(source: .text("select length(randomblob(100000000)) AS n"), format: .csv, savedQueries: queries, timeout: 60)
         let status = env.feedline.query(request, paths: env.paths())
-        #expect(status != .success)
+        #expect(status == .failure)
         #expect(env.err.text.contains("larger than 64 MiB"), "\(env.err.text)")
         #expect(!env.out.text.contains("100000000"))
 

@@ -13,7 +13,7 @@ struct QueryCommand: AsyncParsableCommand {
 
         On a PostgreSQL store (--db postgres://…) the query runs in a read-only transaction: the same statements are allowed (SELECT, WITH, VALUES, TABLE, EXPLAIN, SHOW) and anything that would write is refused by the server, exit 64; rows come through a cursor, --timeout is the statement timeout, and --param values are read as the type the statement needs.
 
-        Limits: SQLite may spend at most --timeout seconds (default 60; 0 for no limit) computing the rows; time spent waiting for the output to be read does not count. A query stopped by the timeout exits 75. CSV, JSON and NDJSON rows are written as they are read, so any number of rows streams in bounded memory; the table needs every width first, so it shows the first \(TableWriter.rowLimit) rows and then says how many more there were.
+        Limits: SQLite may spend at most --timeout seconds (default 60; 0 for no limit) computing the rows; time spent waiting for the output to be read does not count. A query stopped by the timeout exits 75. One value the query computes (a string or blob) may hold at most 64 MiB; a larger one stops the query with one line, exit 1. CSV, JSON and NDJSON rows are written as they are read, so any number of rows streams in bounded memory; the table needs every width first, so it shows the first \(TableWriter.rowLimit) rows and then says how many more there were.
 
         SQL that begins with a comment (`-- …`) is taken as SQL. `-` (or --file -) reads the SQL from standard input; after `--` every word is SQL, never an option.
 
