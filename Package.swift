@@ -40,7 +40,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        // Pure calculations and entities: no networking, XML, SQLite or logging.
+        // Pure calculations and the values they need: no networking, XML, SQLite or logging.
         .target(name: "Domain", swiftSettings: ownFunctionSections),
         // Stage types, the runner's contracts and the ports the outer layers implement.
         .target(name: "Pipeline", dependencies: ["Domain"], exclude: ["README.md"], swiftSettings: ownFunctionSections),

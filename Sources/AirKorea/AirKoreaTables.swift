@@ -2,13 +2,12 @@ import Domain
 import Foundation
 import Pipeline
 
-/// Where AirKorea's records are stored: `measurement`, `station`, `nearby_station`,
-/// `tm_coordinate`, `forecast` and `forecast_region` (created by feedline's first migrations),
-/// and `station_daily_stats`, `station_monthly_stats` and `pm_alert` (created by this feed's own
-/// migration, `statisticsMigration`).
+/// How AirKorea's records are written to the tables `AirKoreaSchema` declares: `measurement`,
+/// `station`, `nearby_station`, `tm_coordinate`, `forecast`, `forecast_region`,
+/// `station_daily_stats`, `station_monthly_stats` and `pm_alert`.
 public enum AirKoreaTables {
-    /// The migrations and writers, registered with the feed.
-    public static let schema = FeedSchema(migrations: [statisticsMigration], writers: [
+    /// The declarations and writers, registered with the feed.
+    public static let schema = FeedSchema(declarations: AirKoreaSchema.declarations, writers: [
         RecordWriter(HourlyMeasurement.self, rows: { m, payload, rows in encodeMeasurement(m, payload: payload, into: &rows) }),
         RecordWriter(Station.self) { s, _, tables in try tables.upsertBatched(station, stationRow(s)) },
         RecordWriter(NearbyStation.self) { n, _, tables in
@@ -155,137 +154,4 @@ public enum AirKoreaTables {
                    StoreValue(a.cleared.map { iso8601UTC($0.instant) }), StoreValue(a.cleared?.label), StoreValue(a.clearValue),
                    StoreValue(a.dataDate), StoreValue(a.serial), StoreValue(payload?.sha256)])
     }
-
-    // MARK: - Migration
-
-    /// The migration creating the statistics and alert tables; never edited once released.
-    public static let statisticsMigration = SchemaMigration("airkorea-v1-station-stats-and-pm-alerts", sqlite: statisticsSQL,
-                                                             postgres: statisticsPostgresSQL)
-
-    private static let day = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'"
-    private static let month = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]'"
-    private static let utc = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'"
-    private static let kst = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]'"
-
-    /// The six averages of a statistics row: NULL where AirKorea gave none, never 0.
-    private static let averageColumns = """
-            pm10_avg        REAL CHECK (pm10_avg BETWEEN 0 AND 2000),   -- pm10Value, µg/m³
-            pm25_avg        REAL CHECK (pm25_avg BETWEEN 0 AND 2000),   -- pm25Value, µg/m³
-            o3_avg          REAL CHECK (o3_avg BETWEEN 0 AND 10),       -- o3Value, ppm
-            no2_avg         REAL CHECK (no2_avg BETWEEN 0 AND 10),      -- no2Value, ppm
-            co_avg          REAL CHECK (co_avg BETWEEN 0 AND 10),       -- coValue, ppm
-            so2_avg         REAL CHECK (so2_avg BETWEEN 0 AND 10),      -- so2Value, ppm
-            payload_sha256  TEXT,
-            revision        INTEGER NOT NULL DEFAULT 0,
-        """
-
-    static let statisticsSQL = """
-        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRDyrg (측정소별 실시간 일평균): one station × KST day.
-        -- Means of the realtime hourly stream as AirKorea computed them (not the confirmed data);
-        -- compare measurement_daily, feedline's own means of the hours it loaded.
-        CREATE TABLE station_daily_stats (
-            station_name    TEXT NOT NULL CHECK (station_name <> ''),   -- msrstnName
-            kst_date        TEXT NOT NULL CHECK (kst_date GLOB \(day)),   -- msurDt
-        \(averageColumns)
-            PRIMARY KEY (station_name, kst_date)
-        );
-        CREATE INDEX station_daily_stats_by_date ON station_daily_stats (kst_date);
-
-        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRMmrg (측정소별 실시간 월평균): one station × KST month.
-        CREATE TABLE station_monthly_stats (
-            station_name    TEXT NOT NULL CHECK (station_name <> ''),   -- msrstnName
-            kst_month       TEXT NOT NULL CHECK (kst_month GLOB \(month)),  -- msurMm, YYYY-MM
-        \(averageColumns)
-            PRIMARY KEY (station_name, kst_month)
-        );
-        CREATE INDEX station_monthly_stats_by_month ON station_monthly_stats (kst_month);
-
-        -- AirKorea UlfptcaAlarmInqireSvc/getUlfptcaAlarmInfo: one PM10 or PM2.5 alert (주의보 advisory,
-        -- 경보 warning) of one 권역, from its issue to its clear. Times are KST as delivered
-        -- (issueDate issueTime, 24:00 kept) and UTC; cleared_* are NULL while the alert is in force.
-        CREATE TABLE pm_alert (
-            district        TEXT NOT NULL CHECK (district <> ''),       -- districtName, e.g. 서울
-            area            TEXT NOT NULL,                              -- moveName (권역), '' when none was given
-            pollutant       TEXT NOT NULL CHECK (pollutant IN ('PM10', 'PM2.5')),   -- itemCode
-            level           TEXT NOT NULL CHECK (level IN ('advisory', 'warning')),  -- issueGbn 주의보 / 경보
-            issued_at       TEXT NOT NULL CHECK (issued_at GLOB \(utc)),
-            issued_kst      TEXT NOT NULL CHECK (issued_kst GLOB \(kst)),
-            issue_value     REAL CHECK (issue_value BETWEEN 0 AND 2000),   -- issueVal, µg/m³
-            cleared_at      TEXT CHECK (cleared_at GLOB \(utc)),
-            cleared_kst     TEXT CHECK (cleared_kst GLOB \(kst)),
-            clear_value     REAL CHECK (clear_value BETWEEN 0 AND 2000),   -- clearVal, µg/m³
-            data_date       TEXT,                                       -- dataDate as delivered
-            sn              TEXT,                                       -- AirKorea's serial number
-            payload_sha256  TEXT,
-            revision        INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (district, area, pollutant, level, issued_at),
-            CHECK ((cleared_at IS NULL) = (cleared_kst IS NULL)),
-            CHECK (cleared_at IS NULL OR cleared_at >= issued_at)
-        );
-        CREATE INDEX pm_alert_by_time ON pm_alert (issued_at);
-        """
-
-    /// `statisticsSQL` in PostgreSQL's dialect (types mapped as `Sources/PostgresStorage/README.md`
-    /// says): `kst_date` a `date`, `issued_at`/`cleared_at` instants (`timestamptz`, whole seconds
-    /// as the SQLite pattern demands); `kst_month` and the KST labels stay text, their GLOB
-    /// patterns become anchored regular expressions.
-    static let statisticsPostgresSQL = """
-        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRDyrg (측정소별 실시간 일평균): one station × KST day.
-        -- Means of the realtime hourly stream as AirKorea computed them (not the confirmed data);
-        -- compare measurement_daily, feedline's own means of the hours it loaded.
-        CREATE TABLE station_daily_stats (
-            station_name    text NOT NULL CHECK (station_name <> ''),   -- msrstnName
-            kst_date        date NOT NULL,                              -- msurDt
-            pm10_avg        double precision CHECK (pm10_avg BETWEEN 0 AND 2000),   -- pm10Value, µg/m³
-            pm25_avg        double precision CHECK (pm25_avg BETWEEN 0 AND 2000),   -- pm25Value, µg/m³
-            o3_avg          double precision CHECK (o3_avg BETWEEN 0 AND 10),       -- o3Value, ppm
-            no2_avg         double precision CHECK (no2_avg BETWEEN 0 AND 10),      -- no2Value, ppm
-            co_avg          double precision CHECK (co_avg BETWEEN 0 AND 10),       -- coValue, ppm
-            so2_avg         double precision CHECK (so2_avg BETWEEN 0 AND 10),      -- so2Value, ppm
-            payload_sha256  text,
-            revision        bigint NOT NULL DEFAULT 0,
-            PRIMARY KEY (station_name, kst_date)
-        );
-        CREATE INDEX station_daily_stats_by_date ON station_daily_stats (kst_date);
-
-        -- AirKorea ArpltnStatsSvc/getMsrstnAcctoRMmrg (측정소별 실시간 월평균): one station × KST month.
-        CREATE TABLE station_monthly_stats (
-            station_name    text NOT NULL CHECK (station_name <> ''),   -- msrstnName
-            kst_month       text NOT NULL CHECK (kst_month ~ '^[0-9]{4}-[0-1][0-9]$'),  -- msurMm, YYYY-MM
-            pm10_avg        double precision CHECK (pm10_avg BETWEEN 0 AND 2000),   -- pm10Value, µg/m³
-            pm25_avg        double precision CHECK (pm25_avg BETWEEN 0 AND 2000),   -- pm25Value, µg/m³
-            o3_avg          double precision CHECK (o3_avg BETWEEN 0 AND 10),       -- o3Value, ppm
-            no2_avg         double precision CHECK (no2_avg BETWEEN 0 AND 10),      -- no2Value, ppm
-            co_avg          double precision CHECK (co_avg BETWEEN 0 AND 10),       -- coValue, ppm
-            so2_avg         double precision CHECK (so2_avg BETWEEN 0 AND 10),      -- so2Value, ppm
-            payload_sha256  text,
-            revision        bigint NOT NULL DEFAULT 0,
-            PRIMARY KEY (station_name, kst_month)
-        );
-        CREATE INDEX station_monthly_stats_by_month ON station_monthly_stats (kst_month);
-
-        -- AirKorea UlfptcaAlarmInqireSvc/getUlfptcaAlarmInfo: one PM10 or PM2.5 alert (주의보 advisory,
-        -- 경보 warning) of one 권역, from its issue to its clear. Times are KST as delivered
-        -- (issueDate issueTime, 24:00 kept) and instants; cleared_* are NULL while the alert is in force.
-        CREATE TABLE pm_alert (
-            district        text NOT NULL CHECK (district <> ''),       -- districtName, e.g. 서울
-            area            text NOT NULL,                              -- moveName (권역), '' when none was given
-            pollutant       text NOT NULL CHECK (pollutant IN ('PM10', 'PM2.5')),   -- itemCode
-            level           text NOT NULL CHECK (level IN ('advisory', 'warning')),  -- issueGbn 주의보 / 경보
-            issued_at       timestamptz NOT NULL CHECK (issued_at = date_trunc('second', issued_at)),
-            issued_kst      text NOT NULL CHECK (issued_kst ~ '^[0-9]{4}-[0-1][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]$'),
-            issue_value     double precision CHECK (issue_value BETWEEN 0 AND 2000),   -- issueVal, µg/m³
-            cleared_at      timestamptz CHECK (cleared_at = date_trunc('second', cleared_at)),
-            cleared_kst     text CHECK (cleared_kst ~ '^[0-9]{4}-[0-1][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]$'),
-            clear_value     double precision CHECK (clear_value BETWEEN 0 AND 2000),   -- clearVal, µg/m³
-            data_date       text,                                       -- dataDate as delivered
-            sn              text,                                       -- AirKorea's serial number
-            payload_sha256  text,
-            revision        bigint NOT NULL DEFAULT 0,
-            PRIMARY KEY (district, area, pollutant, level, issued_at),
-            CHECK ((cleared_at IS NULL) = (cleared_kst IS NULL)),
-            CHECK (cleared_at IS NULL OR cleared_at >= issued_at)
-        );
-        CREATE INDEX pm_alert_by_time ON pm_alert (issued_at);
-        """
 }

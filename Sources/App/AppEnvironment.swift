@@ -88,6 +88,13 @@ public struct AppEnvironment: Sendable {
     /// Views across feeds (`air_quality_hourly`) come after every feed's own migrations.
     public var storeSchema: FeedSchema { FeedSchema.merged(feeds.map(\.schema) + [CrossSourceViews.schema(for: feeds)]) }
 
+    /// Every table, view and trigger a store of this environment holds: feedline's own (the
+    /// ledger, the reference tables), then the feeds', then the views across them. The data
+    /// dictionary (`describe`, the Datasette metadata) reads their meanings from here.
+    public var declaredSchema: SchemaDeclarations {
+        LedgerTables.declarations + ReferenceTables.declarations + storeSchema.declarations
+    }
+
     /// Resolves a path given on the command line or in the environment.
     public func resolve(_ path: String) -> URL {
         path.hasPrefix("/") ? URL(fileURLWithPath: path) : workingDirectory.appendingPathComponent(path)

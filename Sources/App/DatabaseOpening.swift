@@ -15,17 +15,14 @@ extension AppEnvironment {
         return try SQLiteStore(readingAt: paths.database.path, busyTimeout: timeout ?? 5)
     }
 
-    /// A read-only SQL connection for the readers (`report`, `intake`): the SQLite file (never
-    /// created, never migrated), or the PostgreSQL database (which must already be feedline's).
-    func openReader(_ paths: Paths) throws -> any SQLReading {
-        guard let url = paths.postgresURL else {
+    /// A read-only SQL connection for the readers (`report`, `intake`, `query`): the SQLite file
+    /// (never created, never migrated), or the PostgreSQL database (which must already be
+    /// feedline's).
+    func openReader(_ paths: Paths) throws -> any DatabaseReading {
+        guard paths.postgresURL != nil else {
             return try ReadOnlyDatabase(path: paths.database.path, busyTimeout: Self.busyTimeout(variables) ?? 5)
         }
-        let store = try openStore(paths, forWriting: false)
-        #if PostgreSQL
-        if let postgres = store as? PostgresStore { return PostgresReading(store: postgres) }
-        #endif
-        throw PostgresUnavailable(address: try PostgresAddress(parsing: url))
+        return try openStore(paths, forWriting: false).reading()
     }
 
     /// The existing database opened for reading, or nil when there is none yet: dry runs and
@@ -61,8 +58,8 @@ extension AppEnvironment {
     }
 
     /// `feedline store copy`: opens the SQLite file at `source` for writing (which brings it to
-    /// this feedline's schema, as any run would) and the PostgreSQL store `paths` names, then
-    /// copies the one into the other (see `PostgresStore.copy`).
+    /// this feedline's schema, as any run would) and the store `paths` names, then copies the one
+    /// into the other (`TableImport`; the PostgreSQL store takes copies).
     public func copyStore(from source: String, to paths: Paths, replace: Bool,
                           progress: (_ table: String, _ copied: Int, _ of: Int) -> Void) throws -> StoreCopyReport {
         let target = try openStore(paths, forWriting: true)
@@ -70,12 +67,10 @@ extension AppEnvironment {
         sourcePaths.postgresURL = nil
         sourcePaths.database = URL(fileURLWithPath: source)
         _ = try openStore(sourcePaths, forWriting: true)
-        #if PostgreSQL
-        guard let postgres = target as? PostgresStore else { throw PostgresStoreError("\(paths.databaseName) is not a PostgreSQL store") }
-        return try postgres.copy(from: try SQLiteExport(path: source), replace: replace, progress: progress)
-        #else
-        throw PostgresStoreError("\(paths.databaseName): \(target.location) is not a PostgreSQL store")
-        #endif
+        guard let importing = target as? any TableImport else {
+            throw StoreCopyRefusal(message: "\(paths.databaseName): \(target.location) does not take copies; `store copy` copies into a PostgreSQL store")
+        }
+        return try importing.copy(from: try SQLiteExport(path: source), replace: replace, progress: progress)
     }
 
     /// The PostgreSQL store at `url` (a build without the PostgreSQL trait says how to get one).
@@ -102,14 +97,6 @@ extension AppEnvironment {
 }
 
 extension Console {
-    /// Refuses a command that reads SQLite files directly when the store is PostgreSQL.
-    func sqliteOnly(_ paths: Paths, command: String) -> ExitStatus? {
-        guard paths.postgresURL != nil else { return nil }
-        environment.errorOutput("error: `feedline \(command)` reads SQLite databases only so far; the store here is PostgreSQL (\(paths.databaseName)).")
-        environment.errorOutput("hint: query PostgreSQL with psql (the same tables and views), or copy the data to a SQLite file and point --db at it.")
-        return .configuration
-    }
-
     /// Prints a refusal on standard error and returns its exit status.
     func refused(_ refusal: CommandRefusal) -> ExitStatus {
         refusal.lines.forEach(environment.errorOutput)
@@ -120,6 +107,12 @@ extension Console {
     func databaseOpenFailure(_ error: Error, paths: Paths) -> ExitStatus {
         refused(environment.databaseOpenRefusal(error, paths: paths))
     }
+}
+
+/// `store copy` into a store that does not take copies.
+struct StoreCopyRefusal: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// `--db postgres://…` in a build without the PostgreSQL trait.

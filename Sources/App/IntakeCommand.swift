@@ -1,3 +1,4 @@
+import AirKorea
 import ArgumentParser
 import Domain
 import Foundation
@@ -111,13 +112,14 @@ extension Console {
             return databaseOpenFailure(error, paths: paths)
         }
         do {
-            guard try store.hasStation(request.station) else {
+            let database = try store.reading()
+            guard try AirKoreaQueries.hasStation(database, request.station) else {
                 environment.errorOutput("error: " + unknownStationMessage(request.station, paths: paths))
                 return .failure
             }
             let first = request.date.adding(days: -6)
             // One extra day before, for the legacy one-hour lag at midnight.
-            let pm = try store.hourlyPM(station: request.station, from: first.adding(days: -1), through: request.date)
+            let pm = try AirKoreaQueries.hourlyPM(database, station: request.station, from: first.adding(days: -1), through: request.date)
             var distances: [HourSlot: Double] = [:]
             // Outside the walking hours nothing is walked: a known 0 m (0 µg), not missing data.
             let walking = Set(request.hours)

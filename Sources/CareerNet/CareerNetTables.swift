@@ -2,11 +2,11 @@ import Domain
 import Foundation
 import Pipeline
 
-/// Where CareerNet's records are stored: `school`, `major` (+ `major_department`) and
-/// `job_info`, created by migration `v2-careers`, so this schema brings writers only.
+/// How CareerNet's records are written to the tables `CareerNetSchema` declares: `school`,
+/// `major` (+ `major_department`) and `job_info`.
 public enum CareerNetTables {
-    /// The writers, registered with the feed.
-    public static let schema = FeedSchema(writers: [
+    /// The declarations and writers, registered with the feed.
+    public static let schema = FeedSchema(declarations: CareerNetSchema.declarations, writers: [
         RecordWriter(School.self) { s, payload, tables in
             try tables.upsert(school, RowValues([
                 .text(s.key), StoreValue(s.list), .text(s.name), StoreValue(s.campus), StoreValue(s.category), StoreValue(s.kind),

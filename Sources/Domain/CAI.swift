@@ -113,13 +113,6 @@ public enum KoreanCAI {
         }
         return CAIResult(subIndices: subIndices)
     }
-
-    /// The CAI of a measurement: PM from its 24-h values (`pm24h`), gases from its 1-h values.
-    public static func evaluate(_ measurement: HourlyMeasurement) -> CAIResult {
-        evaluate(PollutantValues(pm10: measurement.pm24h.pm10, pm25: measurement.pm24h.pm25,
-                                 o3: measurement.o3ppm, no2: measurement.no2ppm,
-                                 co: measurement.coppm, so2: measurement.so2ppm))
-    }
 }
 
 /// The sub-indices of one set of concentrations and the overall CAI (the highest sub-index).

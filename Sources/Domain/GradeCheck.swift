@@ -2,7 +2,8 @@ import Foundation
 
 /// Our grade set beside the one AirKorea published for the same measurement.
 ///
-/// Produced by `crossCheckGrades(_:)`; the storage layer records disagreements as diagnostics.
+/// Produced by `crossCheckGrades(on:pm:pm24h:khai:theirs24h:theirs1h:theirsKhai:indices:)`; the
+/// storage layer records disagreements as diagnostics.
 public struct GradeCheck: Hashable, Sendable {
     /// The AirKorea grade field checked.
     public enum Field: String, CaseIterable, Hashable, Sendable, Codable {
@@ -41,21 +42,21 @@ public struct GradeCheck: Hashable, Sendable {
     public var isVerifiable: Bool { ours != nil }
 }
 
-/// Recomputes each grade AirKorea supplied for `measurement` and pairs it with theirs.
+/// Recomputes each grade AirKorea supplied for one measurement and pairs it with theirs.
 ///
-/// - `pm10Grade`/`pm25Grade` are graded from the 24-h values (`pm24h`), `pm10Grade1h`/
-///   `pm25Grade1h` from the hourly values (`pm`), both with `KoreanGrading` for the slot's date.
-/// - `khaiGrade` is graded from `khai` with the CAI bands 0–50/51–100/101–250/251–500.
+/// - The 24-h grades (`theirs24h`: `pm10Grade`/`pm25Grade`) are graded from the 24-h values
+///   (`pm24h`), the 1-h grades (`theirs1h`: `pm10Grade1h`/`pm25Grade1h`) from the hourly values
+///   (`pm`), both with `KoreanGrading` for `date`.
+/// - `theirsKhai` (`khaiGrade`) is graded from `khai` with the CAI bands 0–50/51–100/101–250/251–500.
 ///
-/// Only grades AirKorea supplied are checked, in `GradeCheck.Field` order. The gas grades are not
-/// checked. When the measurement's `indices` are set, their Korean grades are used as ours
-/// (`MeasurementIndices` grades the same values with the same tables) instead of grading again.
-/// Pure: no I/O.
-public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
+/// Only grades AirKorea supplied (non-nil) are checked, in `GradeCheck.Field` order. When
+/// `indices` are given, their Korean grades are used as ours (`MeasurementIndices` grades the
+/// same values with the same tables) instead of grading again. Pure: no I/O.
+public func crossCheckGrades(on date: LocalDate, pm: DustPair<Double?>, pm24h: DustPair<Double?>, khai: Double?,
+                             theirs24h: DustPair<AirKoreaGrade?>, theirs1h: DustPair<AirKoreaGrade?>, theirsKhai: AirKoreaGrade?,
+                             indices: MeasurementIndices?) -> [GradeCheck] {
     var checks: [GradeCheck] = []
     checks.reserveCapacity(5)  // one allocation instead of three as it grows (this runs per measurement)
-    let date = measurement.slot.date
-    let indices = measurement.indices
 
     func checkPM(_ field: GradeCheck.Field, _ kind: DustKind, theirs: AirKoreaGrade?, value: Double?, graded: AirKoreaGrade??) {
         guard let theirs else { return }
@@ -63,13 +64,13 @@ public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
         checks.append(GradeCheck(field: field, theirs: theirs, ours: ours, basis: value))
     }
 
-    checkPM(.pm10Grade, .pm10, theirs: measurement.grades.pm10, value: measurement.pm24h.pm10, graded: indices.map { $0.koreanGrade24h.pm10 })
-    checkPM(.pm25Grade, .pm25, theirs: measurement.grades.pm25, value: measurement.pm24h.pm25, graded: indices.map { $0.koreanGrade24h.pm25 })
-    checkPM(.pm10Grade1h, .pm10, theirs: measurement.grades1h.pm10, value: measurement.pm.pm10, graded: indices.map { $0.koreanGrade1h.pm10 })
-    checkPM(.pm25Grade1h, .pm25, theirs: measurement.grades1h.pm25, value: measurement.pm.pm25, graded: indices.map { $0.koreanGrade1h.pm25 })
-    if let theirs = measurement.khaiGrade {
-        let ours = measurement.khai.flatMap { KoreanCAI.grade(khai: $0) }
-        checks.append(GradeCheck(field: .khaiGrade, theirs: theirs, ours: ours, basis: measurement.khai))
+    checkPM(.pm10Grade, .pm10, theirs: theirs24h.pm10, value: pm24h.pm10, graded: indices.map { $0.koreanGrade24h.pm10 })
+    checkPM(.pm25Grade, .pm25, theirs: theirs24h.pm25, value: pm24h.pm25, graded: indices.map { $0.koreanGrade24h.pm25 })
+    checkPM(.pm10Grade1h, .pm10, theirs: theirs1h.pm10, value: pm.pm10, graded: indices.map { $0.koreanGrade1h.pm10 })
+    checkPM(.pm25Grade1h, .pm25, theirs: theirs1h.pm25, value: pm.pm25, graded: indices.map { $0.koreanGrade1h.pm25 })
+    if let theirs = theirsKhai {
+        let ours = khai.flatMap { KoreanCAI.grade(khai: $0) }
+        checks.append(GradeCheck(field: .khaiGrade, theirs: theirs, ours: ours, basis: khai))
     }
     return checks
 }

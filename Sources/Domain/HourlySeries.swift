@@ -126,15 +126,15 @@ extension HourlySeries: Codable where Value: Codable {}
 
 // MARK: - From measurements
 
-/// One station's hourly PM10 and PM2.5 concentrations (µg/m³) keyed by `HourlyMeasurement.slot`.
+/// One station's hourly PM10 and PM2.5 concentrations (µg/m³) keyed by slot.
 ///
-/// Missing values stay absent (never 0). Pass one station's measurements; when two carry a value
-/// for the same slot, the later one in `measurements` wins.
-public func hourlyPM(from measurements: some Sequence<HourlyMeasurement>) -> DustPair<HourlySeries<MicrogramsPerCubicMetre>> {
+/// Missing values stay absent (never 0). Pass one station's hours; when two carry a value for
+/// the same slot, the later one in `hours` wins.
+public func hourlyPM(from hours: some Sequence<(slot: HourSlot, pm: DustPair<Double?>)>) -> DustPair<HourlySeries<MicrogramsPerCubicMetre>> {
     var result = DustPair(pm10: HourlySeries<MicrogramsPerCubicMetre>(), pm25: HourlySeries<MicrogramsPerCubicMetre>())
-    for m in measurements {
+    for hour in hours {
         for kind in DustKind.allCases {
-            if let value = m.pm[kind] { result[kind][m.slot] = value }
+            if let value = hour.pm[kind] { result[kind][hour.slot] = value }
         }
     }
     return result

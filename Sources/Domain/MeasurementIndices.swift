@@ -16,20 +16,22 @@ public struct MeasurementIndices: Hashable, Sendable {
     /// US EPA AQI of the 24-hour PM values (2024 table from 2024-05-06, the earlier one before).
     public var aqi: DustPair<IndexResult?>
 
-    /// Computes every index the measurement's values allow.
-    public init(_ m: HourlyMeasurement) {
-        let date = m.slot.date
+    /// Computes every index the values allow, with the tables in force on `date`: PM hourly
+    /// (`pm`) and 24-hour (`pm24h`) in µg/m³, the gases as 1-hour ppm.
+    public init(on date: LocalDate, pm: DustPair<Double?>, pm24h: DustPair<Double?>,
+                o3ppm: Double?, no2ppm: Double?, coppm: Double?, so2ppm: Double?) {
         koreanGrade24h = DustPair(
-            pm10: m.pm24h.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date) },
-            pm25: m.pm24h.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date) })
+            pm10: pm24h.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date) },
+            pm25: pm24h.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date) })
         koreanGrade1h = DustPair(
-            pm10: m.pm.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date) },
-            pm25: m.pm.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date) })
-        let result = KoreanCAI.evaluate(m)
+            pm10: pm.pm10.flatMap { KoreanGrading.grade(.pm10, microgramsPerCubicMetre: $0, on: date) },
+            pm25: pm.pm25.flatMap { KoreanGrading.grade(.pm25, microgramsPerCubicMetre: $0, on: date) })
+        let result = KoreanCAI.evaluate(PollutantValues(pm10: pm24h.pm10, pm25: pm24h.pm25,
+                                                        o3: o3ppm, no2: no2ppm, co: coppm, so2: so2ppm))
         cai = result.isComplete ? result.overall : nil
         caiGrade = cai.map(KoreanCAI.grade)
         aqi = DustPair(
-            pm10: m.pm24h.pm10.flatMap { EPAAQI.index(.pm10, microgramsPerCubicMetre: $0, on: date) },
-            pm25: m.pm24h.pm25.flatMap { EPAAQI.index(.pm25, microgramsPerCubicMetre: $0, on: date) })
+            pm10: pm24h.pm10.flatMap { EPAAQI.index(.pm10, microgramsPerCubicMetre: $0, on: date) },
+            pm25: pm24h.pm25.flatMap { EPAAQI.index(.pm25, microgramsPerCubicMetre: $0, on: date) })
     }
 }

@@ -145,17 +145,23 @@ public struct SchemaMigration: Sendable, Hashable {
 /// Registered with the feed in the composition root; stores apply the migrations after
 /// feedline's own and dispatch writes by record type.
 public struct FeedSchema: Sendable {
+    /// The feed's tables, views and triggers, declared once; every store renders its own DDL
+    /// from them and `describe` reads their meanings.
+    public var declarations: SchemaDeclarations
+    /// Raw SQLite-only changes (tests' scratch tables); a feed declares its tables instead.
     public var migrations: [SchemaMigration]
     public var writers: [RecordWriter]
 
-    public init(migrations: [SchemaMigration] = [], writers: [RecordWriter] = []) {
+    public init(declarations: SchemaDeclarations = SchemaDeclarations(), migrations: [SchemaMigration] = [], writers: [RecordWriter] = []) {
+        self.declarations = declarations
         self.migrations = migrations
         self.writers = writers
     }
 
     /// Several schemas as one (the feeds a store serves).
     public static func merged(_ schemas: [FeedSchema]) -> FeedSchema {
-        FeedSchema(migrations: schemas.flatMap(\.migrations), writers: schemas.flatMap(\.writers))
+        FeedSchema(declarations: schemas.map(\.declarations).reduce(SchemaDeclarations(), +),
+                   migrations: schemas.flatMap(\.migrations), writers: schemas.flatMap(\.writers))
     }
 
     /// The transform-and-encode step of each record type whose writer encodes rows
@@ -336,16 +342,3 @@ extension TableWriting {
     /// A store that writes each row at once upserts it now.
     public func upsertBatched(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome { try upsert(table, row) }
 }
-
-// MARK: - Domain's entities as records
-
-// Domain's entities are the records today's feeds produce; each feed registers the writer for
-// the ones it produces. A new feed with record types of its own declares their conformance.
-extension Station: LoadableRecord {}
-extension NearbyStation: LoadableRecord {}
-extension TMCoordinate: LoadableRecord {}
-extension Forecast: LoadableRecord {}
-extension School: LoadableRecord {}
-extension Major: LoadableRecord {}
-extension JobInfo: LoadableRecord {}
-extension JobPosting: LoadableRecord {}

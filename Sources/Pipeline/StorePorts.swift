@@ -140,24 +140,17 @@ public protocol LedgerReading: Sendable {
     func callsMade(_ scopes: [QuotaScope], on day: LocalDate) throws -> [QuotaScope: Int]
     /// A pipeline's bookmarks (name → value).
     func bookmarks(pipeline: String) throws -> [String: String]
-    /// Hours with a PM value per station and KST day, from `from` to `through`.
-    func hoursPresent(stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]]
     /// Whether a table or view called `name` exists.
     func hasTable(_ name: String) throws -> Bool
-    /// One station's hourly PM10/PM2.5 (µg/m³) from `first` to `last` (KST dates, inclusive).
-    func hourlyPM(station: String, from first: LocalDate, through last: LocalDate) throws -> DustPair<HourlySeries<Double>>
-    /// Whether a station has any measurement at all.
-    func hasStation(_ name: String) throws -> Bool
     /// The check results recorded with `run`, in check order (without their sample rows).
     func checkResults(run: RunID) throws -> [CheckResult]
-    /// Every monitoring station with coordinates, by name (empty when the station list was
-    /// never loaded).
-    func stationCoordinates() throws -> [NamedCoordinate]
-    /// Every place resolved by geocoding (the `place` table), by query (empty before any was).
-    func placeCoordinates() throws -> [NamedCoordinate]
+    /// Read-only SQL on the same database, for what a feed asks of its own tables (its declared
+    /// queries) and for the readers (`describe`, `query`, `report`).
+    func reading() throws -> any DatabaseReading
 }
 
-/// A named point (a monitoring station, a geocoded place), WGS84 degrees.
+/// A named point (a monitoring station, a geocoded place), WGS84 degrees: what a feed's
+/// coordinate query gives for a `{stations}`-like placeholder.
 public struct NamedCoordinate: Sendable, Hashable {
     public var name: String
     public var latitude: Double
@@ -178,6 +171,18 @@ public protocol TableExport {
     /// Calls `body` with the rows of `table` (values in `columns` order), `chunk` rows at a
     /// time, in the order they were inserted.
     func rows(of table: String, columns: [String], chunk: Int, _ body: ([[StoreValue]]) throws -> Void) throws
+}
+
+/// A store that takes every table of another store (`feedline store copy`): into an empty
+/// store, or one emptied first when `replace`; a target already holding the same rows is left
+/// as it is.
+public protocol TableImport {
+    /// Where the rows go, for messages.
+    var location: String { get }
+    /// Copies every table of `source`, calling `progress` with the table, rows copied and rows
+    /// in all as it goes.
+    func copy(from source: any TableExport, replace: Bool,
+              progress: (_ table: String, _ copied: Int, _ of: Int) -> Void) throws -> StoreCopyReport
 }
 
 /// One table of a `TableExport`.

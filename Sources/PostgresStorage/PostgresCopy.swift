@@ -3,7 +3,7 @@ import Domain
 import Foundation
 import Pipeline
 
-extension PostgresStore {
+extension PostgresStore: TableImport {
     /// Copies every table of `source` (a feedline SQLite database) into this store, in one
     /// transaction: rows, bookmarks, the payload index and the ledger, with their ids, so
     /// incremental runs go on where they stopped and nothing is fetched again.
@@ -16,7 +16,7 @@ extension PostgresStore {
     /// - Every table's count is compared with the source's before the commit; a difference
     ///   (the source changed while it was read) rolls everything back.
     /// - `run_lock` is not copied: it says which processes hold run locks now.
-    public func copy(from source: TableExport, replace: Bool,
+    public func copy(from source: any TableExport, replace: Bool,
                      progress: (_ table: String, _ copied: Int, _ of: Int) -> Void = { _, _, _ in }) throws -> StoreCopyReport {
         guard let loadLink else { throw PostgresStoreError("\(address) was opened for reading; a copy needs a store opened for writing") }
         loadLock.lock(); defer { loadLock.unlock() }

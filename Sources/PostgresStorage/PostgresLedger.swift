@@ -222,44 +222,8 @@ extension PostgresStore {
         return out
     }
 
-    public func hoursPresent(stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
-        guard !stations.isEmpty else { return [:] }
-        var out: [String: [LocalDate: UInt32]] = [:]
-        for row in try link.run("""
-            SELECT station_name, kst_date::text, hours_mask FROM measurement_completeness
-            WHERE kst_date BETWEEN $1::date AND $2::date AND station_name = ANY($3::text[])
-            """, [.text(from.description), .text(through.description), .text(Self.textArray(stations))]).rows {
-            guard let name = text(row[0]), let day = text(row[1]).flatMap({ LocalDate(iso: $0) }) else { continue }
-            out[name, default: [:]][day] = UInt32(truncatingIfNeeded: int(row[2]))
-        }
-        return out
-    }
-
-    /// A PostgreSQL array literal of texts (`{"a","b"}`), for `= ANY($n::text[])`.
-    static func textArray(_ values: [String]) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
-    }
-
     public func hasTable(_ name: String) throws -> Bool {
         try link.run("SELECT to_regclass($1) IS NOT NULL", [.text("\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")]).scalar == .integer(1)
-    }
-
-    public func hourlyPM(station: String, from first: LocalDate, through last: LocalDate) throws -> DustPair<HourlySeries<Double>> {
-        var pm10: [HourSlot: Double] = [:], pm25: [HourSlot: Double] = [:]
-        for row in try link.run("""
-            SELECT kst_date::text, kst_hour, pm10, pm25 FROM measurement
-            WHERE station_name = $1 AND kst_date BETWEEN $2::date AND $3::date ORDER BY kst_date, kst_hour
-            """, [.text(station), .text(first.description), .text(last.description)]).rows {
-            guard let date = text(row[0]).flatMap({ LocalDate(iso: $0) }), let slot = HourSlot(date: date, hour: int(row[1])) else { continue }
-            if let v = double(row[2]) { pm10[slot] = v }
-            if let v = double(row[3]) { pm25[slot] = v }
-        }
-        return DustPair(pm10: HourlySeries(pm10), pm25: HourlySeries(pm25))
-    }
-
-    public func hasStation(_ name: String) throws -> Bool {
-        try link.run("SELECT EXISTS (SELECT 1 FROM measurement WHERE station_name = $1)", [.text(name)]).scalar == .integer(1)
     }
 
     public func checkResults(run: RunID) throws -> [CheckResult] {
@@ -272,24 +236,6 @@ extension PostgresStore {
                         status: CheckResult.Status(rawValue: text(row[5]) ?? "") ?? .error,
                         failingRows: row[6] == .null ? nil : int(row[6]), message: text(row[7]) ?? "")
         }
-    }
-
-    public func stationCoordinates() throws -> [NamedCoordinate] {
-        guard try hasTable("station") else { return [] }
-        return try link.run("SELECT name, latitude, longitude FROM station WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY name").rows
-            .compactMap { row in
-                guard let name = text(row[0]), let lat = double(row[1]), let lon = double(row[2]) else { return nil }
-                return NamedCoordinate(name: name, latitude: lat, longitude: lon)
-            }
-    }
-
-    public func placeCoordinates() throws -> [NamedCoordinate] {
-        guard try hasTable("place") else { return [] }
-        return try link.run("SELECT query, latitude, longitude FROM place WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY query").rows
-            .compactMap { row in
-                guard let name = text(row[0]), let lat = double(row[1]), let lon = double(row[2]) else { return nil }
-                return NamedCoordinate(name: name, latitude: lat, longitude: lon)
-            }
     }
 }
 #endif

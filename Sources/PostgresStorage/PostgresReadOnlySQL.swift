@@ -1,7 +1,8 @@
 import Foundation
+import Pipeline
 
 /// Why `feedline query` did not give rows from PostgreSQL.
-public struct PostgresQueryError: Error, CustomStringConvertible, Sendable {
+public struct PostgresQueryError: SQLReadError, Sendable {
     public enum Kind: Sendable, Equatable {
         /// More than one statement, or one that is not a query, or one that would write.
         case refused
@@ -18,6 +19,15 @@ public struct PostgresQueryError: Error, CustomStringConvertible, Sendable {
 
     public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
     public var description: String { message }
+
+    public var failure: SQLReadFailure {
+        switch kind {
+        case .refused: .refused
+        case .missingParameter(let name): .missingParameter(name)
+        case .server: .failed
+        case .timedOut: .timedOut
+        }
+    }
 }
 
 /// The SQL `feedline query` sends to PostgreSQL: exactly one reading statement, its `:name`

@@ -42,9 +42,8 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
         self.writers = forWriting ? schema.writerByType : [:]
         self.host = host; self.pid = pid; self.isProcessAlive = isProcessAlive
         self.link = try PostgresLink(address, password: password)
-        let migrations = try Self.migrations(schema)
         if forWriting {
-            try Self.migrate(link, migrations: migrations, address: address)
+            try Self.migrate(link, schema: schema, address: address)
         } else if try link.run("SELECT to_regclass('feedline_migration') IS NOT NULL").scalar != .integer(1) {
             throw PostgresNoFeedlineDatabase(address: address)
         }
@@ -55,26 +54,24 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
 
     // MARK: - Migrations
 
-    /// Every migration in order, refusing a feed whose tables have no PostgreSQL dialect.
-    static func migrations(_ schema: FeedSchema) throws -> [(identifier: String, sql: String)] {
-        var out = PostgresMigrations.core.map { (identifier: $0.identifier, sql: $0.sql) }
-        var seen = Set(out.map(\.identifier))
+    /// A fixed key for the migration lock (any 64-bit number feedline alone uses).
+    static let migrationLockKey: Int64 = advisoryKey("feedline migrations")
+
+    /// Brings the database to the declared schema (`PostgresSchema`), then applies `schema`'s
+    /// raw migrations (tests' scratch tables), all in one transaction.
+    static func migrate(_ link: PostgresLink, schema: FeedSchema, address: PostgresAddress) throws {
+        var raw: [(identifier: String, sql: String)] = []
+        var seen: Set<String> = PostgresSchema.released.union([PostgresSchema.declaredStep])
         for migration in schema.migrations {
             guard seen.insert(migration.identifier).inserted else {
                 throw PostgresStoreError("the migration identifier '\(migration.identifier)' is used twice")
             }
             guard let sql = migration.postgres else {
-                throw PostgresStoreError("the tables of migration '\(migration.identifier)' have no PostgreSQL version; this feed works with SQLite only")
+                throw PostgresStoreError("migration '\(migration.identifier)' has no PostgreSQL version; declare its tables instead")
             }
-            out.append((migration.identifier, sql))
+            raw.append((migration.identifier, sql))
         }
-        return out
-    }
-
-    /// A fixed key for the migration lock (any 64-bit number feedline alone uses).
-    static let migrationLockKey: Int64 = advisoryKey("feedline migrations")
-
-    static func migrate(_ link: PostgresLink, migrations: [(identifier: String, sql: String)], address: PostgresAddress) throws {
+        let declarations = PostgresSchema.declarations(schema)
         try link.transaction {
             try link.run("SELECT pg_advisory_xact_lock($1)", [.integer(migrationLockKey)])
             let hasLedger = try link.run("SELECT to_regclass('feedline_migration') IS NOT NULL").scalar == .integer(1)
@@ -92,15 +89,35 @@ public final class PostgresStore: FeedlineStore, @unchecked Sendable {
             let applied = Set(try link.run("SELECT identifier FROM feedline_migration").rows.compactMap { row -> String? in
                 if case .text(let t) = row.first { t } else { nil }
             })
-            let known = Set(migrations.map(\.identifier))
-            if let newer = applied.subtracting(known).sorted().first {
+            if let newer = applied.subtracting(seen).sorted().first {
                 throw PostgresStoreError("\(address) was migrated by a newer feedline (migration '\(newer)'); upgrade feedline to use it.")
             }
-            for migration in migrations where !applied.contains(migration.identifier) {
+            let catalog = try Self.catalog(link)
+            if !applied.contains(PostgresSchema.declaredStep) || SchemaRenderer.isIncomplete(catalog, for: declarations) {
+                for statement in SchemaRenderer.reconcile(catalog, to: declarations, in: PostgresDialect()) {
+                    try link.script(statement)
+                }
+                try link.run("INSERT INTO feedline_migration (identifier) VALUES ($1) ON CONFLICT DO NOTHING", [.text(PostgresSchema.declaredStep)])
+            }
+            for migration in raw where !applied.contains(migration.identifier) {
                 try link.script(migration.sql)
                 try link.run("INSERT INTO feedline_migration (identifier) VALUES ($1)", [.text(migration.identifier)])
             }
         }
+    }
+
+    /// What the database's current schema holds.
+    static func catalog(_ link: PostgresLink) throws -> SchemaCatalog {
+        func texts(_ sql: String) throws -> [[String]] {
+            try link.run(sql).rows.map { row in row.map { if case .text(let t) = $0 { t } else { "" } } }
+        }
+        let queries = PostgresSchema.catalogQueries
+        var catalog = SchemaCatalog()
+        for row in try texts(queries[0]) { catalog.tables[row[0], default: []].append(row[1]) }
+        catalog.views = Set(try texts(queries[1]).map { $0[0] })
+        catalog.indexes = Set(try texts(queries[2]).map { $0[0] })
+        catalog.triggers = Set(try texts(queries[3]).map { $0[0] })
+        return catalog
     }
 
     /// A 64-bit advisory-lock key from a name (FNV-1a), the same on every host.

@@ -2,12 +2,12 @@ import Domain
 import Foundation
 import Pipeline
 
-/// Where Saramin's postings are stored: `job_posting`, its child tables (locations, job types,
-/// job codes …, each replaced when its ordered contents differ), and the status history, all
-/// created by migration `v2-careers`, so this schema brings writers only.
+/// How Saramin's postings are written to the tables `SaraminSchema` declares: `job_posting`,
+/// its child tables (locations, job types, job codes …, each replaced when its ordered contents
+/// differ), and the status history.
 public enum SaraminTables {
-    /// The writer, registered with the feed.
-    public static let schema = FeedSchema(writers: [
+    /// The declarations and writer, registered with the feed.
+    public static let schema = FeedSchema(declarations: SaraminSchema.declarations, writers: [
         RecordWriter(JobPosting.self) { p, payload, tables in try writePosting(p, payload: payload, to: tables) },
     ])
 

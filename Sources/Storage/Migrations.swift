@@ -4,20 +4,39 @@ import Pipeline
 /// The schema, as numbered migrations. A migration that has landed is never edited: changes
 /// come as new migrations appended here.
 enum FeedlineMigrations {
-    /// feedline's own migrations, then the feeds' (`FeedSchema.migrations`, in the order given).
-    /// Throws `SchemaMigrationError` when an identifier is used twice (GRDB would stop the
-    /// process).
-    static func migrator(with feedMigrations: [SchemaMigration]) throws -> DatabaseMigrator {
+    /// The migrations that built older files (feedline's history, then the released feed
+    /// migrations, which later files no longer run), the declared step that brings any file to
+    /// the declared schema (`SQLiteSchema`), then `schema`'s raw SQLite migrations. Throws
+    /// `SchemaMigrationError` when an identifier is used twice (GRDB would stop the process).
+    static func migrator(with schema: FeedSchema) throws -> DatabaseMigrator {
         var migrator = migrator
+        for identifier in releasedFeedMigrations {
+            migrator.registerMigration(identifier) { _ in }
+        }
+        let declarations = SQLiteSchema.declarations(schema)
+        migrator.registerMigration(SQLiteSchema.declaredStep) { db in try SQLiteSchema.reconcile(db, to: declarations) }
         var seen = Set(migrator.migrations)
-        for migration in feedMigrations where !seen.insert(migration.identifier).inserted {
+        for migration in schema.migrations where !seen.insert(migration.identifier).inserted {
             throw SchemaMigrationError(identifier: migration.identifier)
         }
-        for migration in feedMigrations {
+        for migration in schema.migrations {
             migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sqlite) }
         }
         return migrator
     }
+
+    /// The feeds' migrations released before their tables were declared: recorded in older
+    /// files, and nothing to do now (the declared step creates whatever they would have).
+    static let releasedFeedMigrations = [
+        "airkorea-v1-station-stats-and-pm-alerts",
+        "openweather-v1-air-pollution-and-weather",
+        "openweather-v2-place",
+        "openaq-v1-locations-sensors-latest-hourly",
+        "cross-source-v1-air-quality-hourly",
+    ]
+
+    /// Every released identifier a new file records as applied without running.
+    static let released: Set<String> = Set(migrator.migrations + releasedFeedMigrations)
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -65,33 +65,6 @@ extension SQLiteStore: QuotaLedger {
     }
 }
 
-// MARK: - Completeness (for backfill)
-
-extension SQLiteStore {
-    /// Which hours each station has, per KST day, from the `measurement_completeness` view:
-    /// bit `h` of a mask is set when the hour starting at h:00 KST has a row. Days without any
-    /// row are absent (no hours).
-    public func hoursPresent(stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
-        try pool.read { db in try Self.hoursPresent(db, stations: stations, from: from, through: through) }
-    }
-
-    static func hoursPresent(_ db: Database, stations: [String], from: LocalDate, through: LocalDate) throws -> [String: [LocalDate: UInt32]] {
-        guard !stations.isEmpty else { return [:] }
-        let marks = stations.map { _ in "?" }.joined(separator: ", ")
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT station_name, kst_date, hours_mask FROM measurement_completeness
-            WHERE kst_date BETWEEN ? AND ? AND station_name IN (\(marks))
-            """, arguments: StatementArguments([from.description, through.description] + stations))
-        var out: [String: [LocalDate: UInt32]] = [:]
-        for row in rows {
-            guard let day = LocalDate(iso: row["kst_date"] as String) else { continue }
-            let mask: Int64 = row["hours_mask"]
-            out[row["station_name"], default: [:]][day] = UInt32(truncatingIfNeeded: mask)
-        }
-        return out
-    }
-}
-
 extension SQLiteStore {
     /// Every quota scope with calls on `day` (KST), summed over key fingerprints.
     public func quotaUsage(on day: LocalDate) throws -> [QuotaUsage] {

@@ -1,58 +1,12 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Pipeline
 
 // MARK: - Values
 
-/// One value read from SQLite, in its storage class. Produced by `ReadOnlyDatabase`, consumed by
-/// `feedline query`'s formatters and by the report, so neither sees GRDB types.
-public enum SQLValue: Hashable, Sendable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob(Data)
-
-    /// The value as a Double when it is a number (integer or real); nil otherwise.
-    public var number: Double? {
-        switch self {
-        case .integer(let i): Double(i)
-        case .real(let d): d
-        default: nil
-        }
-    }
-
-    /// The value as text when it is text; nil otherwise.
-    public var text: String? {
-        if case .text(let s) = self { return s }
-        return nil
-    }
-
-    /// The value as an integer when it is an integer (or a whole real); nil otherwise.
-    public var integer: Int? {
-        switch self {
-        case .integer(let i): Int(exactly: i)
-        case .real(let d): Int(exactly: d)
-        default: nil
-        }
-    }
-
-    /// True for NULL.
-    public var isNull: Bool { self == .null }
-
-    /// Reads a command-line value: `null` (any case) → NULL; an integer or decimal written in its
-    /// canonical form (`3`, `-12`, `2.5`) → a number; anything else (`007`, `서울`, `2024-03-06`) → text.
-    public init(parameter text: String) {
-        if text.lowercased() == "null" { self = .null; return }
-        if let i = Int64(text), String(i) == text { self = .integer(i); return }
-        if text.contains("."), !text.hasPrefix("."), !text.hasSuffix("."), let d = Double(text), d.isFinite,
-           text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) {
-            self = .real(d)
-            return
-        }
-        self = .text(text)
-    }
-
+/// GRDB's values as the neutral `SQLValue` (and back, for parameters).
+extension SQLValue {
     init(_ value: DatabaseValue) {
         switch value.storage {
         case .null: self = .null
@@ -77,7 +31,7 @@ public enum SQLValue: Hashable, Sendable {
 // MARK: - Errors
 
 /// Why a read-only query was not run or did not finish. Reads as a sentence.
-public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
+public struct ReadOnlyQueryError: SQLReadError, Sendable {
     public enum Kind: Sendable, Equatable {
         /// The database file does not exist.
         case noDatabase
@@ -103,6 +57,17 @@ public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
+
+    public var failure: SQLReadFailure {
+        switch kind {
+        case .noDatabase: .noDatabase
+        case .refused: .refused
+        case .missingParameter(let name): .missingParameter(name)
+        case .sqlite: .failed
+        case .timedOut: .timedOut
+        case .busy: .busy
+        }
+    }
 }
 
 // MARK: - The read-only connection
@@ -115,8 +80,8 @@ public struct ReadOnlyQueryError: Error, CustomStringConvertible, Sendable {
 /// writes the file directly: opening waits for its commit, `DirectFirstLoad`). It never creates
 /// the file and never migrates.
 public final class ReadOnlyDatabase: @unchecked Sendable {
-    /// `@unchecked Sendable`: GRDB's queue serialises every access.
-    private let queue: DatabaseQueue
+    /// `@unchecked Sendable`: GRDB's queue (or pool) serialises every access.
+    private let queue: any DatabaseReader
     public let path: String
 
     /// Statements whose first keyword is one of these may run (then SQLite must also call them read-only).
@@ -155,6 +120,13 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
         self.path = path
     }
 
+    /// Reads through `pool`'s read-only connections (a store already open on `path`), with the
+    /// same statement checks as a connection of its own.
+    init(pool: DatabasePool, path: String) {
+        self.queue = pool
+        self.path = path
+    }
+
     // MARK: Schema
 
     /// Migrations this version of feedline knows that the file has not had applied (their views and
@@ -162,7 +134,7 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
     public func pendingMigrations() throws -> [String] {
         try read { db in
             let applied = try FeedlineMigrations.migrator.appliedIdentifiers(db)
-            return FeedlineMigrations.migrator.migrations.filter { !applied.contains($0) }
+            return (FeedlineMigrations.migrator.migrations + [SQLiteSchema.declaredStep]).filter { !applied.contains($0) }
         }
     }
 

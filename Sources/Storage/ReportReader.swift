@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Pipeline
 
 /// What a report covers: one station, or every station of a province (시도).
 public enum ReportSubject: Sendable, Equatable {

@@ -41,11 +41,12 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
         self.busyTimeout = busyTimeout
         self.process = process
         self.writers = schema.writerByType
-        let migrator = try FeedlineMigrations.migrator(with: schema.migrations)
+        let migrator = try FeedlineMigrations.migrator(with: schema)
         var migrate = true
         var isNew = false
+        var isEmpty = false
         switch try Self.inspect(path: path, busyTimeout: busyTimeout, process: process) {
-        case .empty: isNew = Self.isMissingOrEmpty(path)
+        case .empty: isNew = Self.isMissingOrEmpty(path); isEmpty = true
         case .foreign(let objects): throw Self.notFeedlineError(path: path, objects: objects)
         case .feedline(let applied):
             if let newer = Self.unknownMigration(in: applied, known: migrator.migrations) {
@@ -68,7 +69,18 @@ public final class SQLiteStore: RunStore, RunLockService, LedgerReading, @unchec
             throw Self.busyError(path: path, busyTimeout: busyTimeout, process: process)
         }
         self.nextLoadIsFirstIntoNewFile = isNew
-        if migrate { try reportingBusy { try migrator.migrate(pool) } }
+        try reportingBusy {
+            if isEmpty { try pool.write { db in try SQLiteSchema.markHistoryApplied(db, migrator) } }
+            if migrate {
+                try migrator.migrate(pool)
+            } else {
+                // A feed registered after the file was made brings tables it lacks.
+                let declarations = SQLiteSchema.declarations(schema)
+                if try pool.read({ db in try SQLiteSchema.isIncomplete(db, for: declarations) }) {
+                    try pool.write { db in try SQLiteSchema.reconcile(db, to: declarations) }
+                }
+            }
+        }
     }
 
     /// Opens the existing database at `path` for reading only (`feedline status`, `intake`): it is

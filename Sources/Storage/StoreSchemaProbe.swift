@@ -16,7 +16,9 @@ public final class StoreSchemaProbe: @unchecked Sendable {
     /// Migrates a new in-memory database with feedline's migrations and `schema`'s.
     public init(schema: FeedSchema) throws {
         queue = try DatabaseQueue()
-        try FeedlineMigrations.migrator(with: schema.migrations).migrate(queue)
+        let migrator = try FeedlineMigrations.migrator(with: schema)
+        try queue.write { db in try SQLiteSchema.markHistoryApplied(db, migrator) }
+        try migrator.migrate(queue)
     }
 
     private static let cache = ProbeCache()
@@ -122,13 +124,15 @@ public final class StoreSchemaProbe: @unchecked Sendable {
     }
 }
 
-/// The probes made so far, by the identifiers of the migrations they were built from.
+/// The probes made so far, by the tables, views and migrations they were built from.
 private final class ProbeCache: @unchecked Sendable {
     private let lock = NSLock()
     private var probes: [String: StoreSchemaProbe] = [:]
 
     func probe(for schema: FeedSchema) throws -> StoreSchemaProbe {
-        let key = schema.migrations.map { "\($0.identifier)\u{0}\($0.sqlite)" }.joined(separator: "\u{1}")
+        let declared = schema.declarations.tables.map { ([$0.name] + $0.columns.map(\.name)).joined(separator: ",") }
+            + schema.declarations.views.map { "view " + $0.name }
+        let key = (declared + schema.migrations.map { "\($0.identifier)\u{0}\($0.sqlite)" }).joined(separator: "\u{1}")
         lock.lock()
         defer { lock.unlock() }
         if let probe = probes[key] { return probe }

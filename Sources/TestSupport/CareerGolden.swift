@@ -1,6 +1,8 @@
+import CareerNet
 import Domain
 import Foundation
 import Pipeline
+import Saramin
 
 /// Golden-file lines for career records (CareerNet schools, majors, jobs; Saramin postings),
 /// in the style of `Golden.line(_:)`: `kind name=value …`, missing values `nil`, text quoted
@@ -9,6 +11,19 @@ extension School: GoldenRenderable { public var goldenLine: String { CareerGolde
 extension Major: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.major(self)) } }
 extension JobInfo: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.jobInfo(self)) } }
 extension JobPosting: GoldenRenderable { public var goldenLine: String { CareerGolden.line(.jobPosting(self)) } }
+
+/// A career record of either feed: a CareerNet school, major or job, or a Saramin job posting,
+/// as one value that golden lines are rendered from.
+public enum CareerRecord: Hashable, Sendable {
+    /// One school campus from a CareerNet `SCHOOL` list.
+    case school(School)
+    /// One major from the CareerNet `MAJOR` list, with its departments.
+    case major(Major)
+    /// One job from the CareerNet job dictionary (`JOB`, `job_dic_list`).
+    case jobInfo(JobInfo)
+    /// One Saramin job posting.
+    case jobPosting(JobPosting)
+}
 
 public enum CareerGolden {
     /// One line for one career record.

@@ -1,15 +1,16 @@
 @testable import App
 import Foundation
 import GRDB
+import Pipeline
 import Storage
 import Testing
 import TestSupport
 
 /// `feedline describe`: the schema, its meaning and row counts from the tool itself.
 @Suite struct DescribeTests {
-    /// An environment whose database holds every fixture pipeline's rows.
-    func loaded() async throws -> TestEnvironment {
-        let env = try TestEnvironment()
+    /// An environment whose database (on `store`) holds every fixture pipeline's rows.
+    func loaded(_ store: TestStore = .sqlite) async throws -> TestEnvironment {
+        let env = try TestEnvironment(store: store)
         #expect(await env.feedline.run(names: [], source: .fixtures, paths: env.paths()) == .success)
         return env
     }
@@ -20,9 +21,19 @@ import TestSupport
         defer { fresh.dir.remove() }
         var paths = fresh.paths()
         paths.database = env.database
+        paths.postgresURL = env.db.postgresURL
         let status = fresh.feedline.describe(request, paths: paths)
         return (status, fresh.out.text, fresh.err.text)
     }
+
+    /// Every relation a database on `store` holds: the declared ones and the store's own
+    /// migration ledger.
+    static func described(_ store: TestStore, _ env: TestEnvironment) -> Set<String> {
+        Set(env.environment.declaredSchema.relations.map(\.name)).union([store == .sqlite ? "grdb_migrations" : "feedline_migration"])
+    }
+
+    /// A column's type as each store declares it.
+    static func type(_ sqlite: String, _ postgres: String, on store: TestStore) -> String { store == .sqlite ? sqlite : postgres }
 
     func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -47,19 +58,21 @@ import TestSupport
         #expect(env.err.text.contains("is not a feedline database"))
     }
 
-    @Test func theOverviewListsEveryTableAndViewWithItsMeaningAndRowsAndInternalTablesLast() async throws {
-        let env = try await loaded()
+    @Test(arguments: TestStore.all)
+    func theOverviewListsEveryTableAndViewWithItsMeaningAndRowsAndInternalTablesLast(store: TestStore) async throws {
+        let env = try await loaded(store)
         defer { env.dir.remove() }
         let (status, text, _) = try describe(DescribeRequest(output: .text(width: 120)), on: env)
         #expect(status == .success)
-        for relation in SchemaDictionary.relations {
-            #expect(text.contains(relation.name), "\(relation.name) missing from the overview")
+        for name in Self.described(store, env) {
+            #expect(text.contains(name), "\(name) missing from the overview")
         }
-        let measurements = try await openForAssertions(env.database.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM measurement") }!
+        let measurements = try env.db.integer("SELECT count(*) FROM measurement")
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("measurement ") })
         #expect(line.contains("table") && line.contains(" \(measurements) ") && line.contains("One station × hour"))
         let internalHeading = try #require(text.range(of: "Internal (feedline's own bookkeeping"))
-        for name in ["grdb_migrations", "run_lock", "bookmark", "api_call"] {
+        let ledger = store == .sqlite ? "grdb_migrations" : "feedline_migration"
+        for name in [ledger, "run_lock", "bookmark", "api_call"] {
             let at = try #require(text.range(of: "\n\(name) "))
             #expect(at.lowerBound > internalHeading.lowerBound, "\(name) is listed with the internal tables")
         }
@@ -69,23 +82,25 @@ import TestSupport
         }
     }
 
-    @Test func aTableShowsTypesUnitsWhoseAndScalesFittingTheWidth() async throws {
-        let env = try await loaded()
+    @Test(arguments: TestStore.all)
+    func aTableShowsTypesUnitsWhoseAndScalesFittingTheWidth(store: TestStore) async throws {
+        let env = try await loaded(store)
         defer { env.dir.remove() }
         let (status, text, _) = try describe(DescribeRequest(name: "measurement", output: .text(width: 80)), on: env)
         #expect(status == .success)
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines[0].hasPrefix("measurement (table, "))
+        #expect(lines.first?.hasPrefix("measurement (table, ") == true)
         let pm10 = try #require(lines.first { $0.hasPrefix("pm10 ") })
-        #expect(pm10.contains("REAL") && pm10.contains("µg/m³") && pm10.contains("AirKorea"))
+        #expect(pm10.contains(Self.type("REAL", "double precision", on: store)) && pm10.contains("µg/m³") && pm10.contains("AirKorea"))
         let cai = try #require(lines.first { $0.hasPrefix("cai ") })
-        #expect(cai.contains("INTEGER") && cai.contains("feedline"))
+        #expect(cai.contains(Self.type("INTEGER", "integer", on: store)) && cai.contains("feedline"))
         #expect(text.contains("Scale: 1 좋음 · 2 보통"))
         for line in lines { #expect(DisplayWidth.columns(line) <= 80, "too wide: \(line)") }
     }
 
-    @Test func anUnknownNameSuggestsCloseOnes() async throws {
-        let env = try await loaded()
+    @Test(arguments: TestStore.all)
+    func anUnknownNameSuggestsCloseOnes(store: TestStore) async throws {
+        let env = try await loaded(store)
         defer { env.dir.remove() }
         let typo = try describe(DescribeRequest(name: "measurment"), on: env)
         #expect(typo.status == .configuration)
@@ -98,8 +113,9 @@ import TestSupport
         #expect(part.err.contains("job_posting"))
     }
 
-    @Test func jsonCarriesTypesFromTheDatabaseAndTheDictionarysMeaning() async throws {
-        let env = try await loaded()
+    @Test(arguments: TestStore.all)
+    func jsonCarriesTypesFromTheDatabaseAndTheDictionarysMeaning(store: TestStore) async throws {
+        let env = try await loaded(store)
         defer { env.dir.remove() }
         let one = try describe(DescribeRequest(name: "measurement", output: .json), on: env)
         #expect(one.status == .success)
@@ -109,7 +125,7 @@ import TestSupport
         #expect((relation["rows"] as? Int ?? 0) > 0)
         let columns = try #require(relation["columns"] as? [[String: Any]])
         let byName = Dictionary(uniqueKeysWithValues: columns.map { ($0["name"] as! String, $0) })
-        #expect(byName["pm10"]?["type"] as? String == "REAL")
+        #expect(byName["pm10"]?["type"] as? String == Self.type("REAL", "double precision", on: store))
         #expect(byName["pm10"]?["unit"] as? String == "µg/m³")
         #expect(byName["pm10"]?["pint_unit"] as? String == "ug/m**3")
         #expect(byName["khai"]?["whose"] as? String == "AirKorea")
@@ -121,7 +137,7 @@ import TestSupport
         #expect(every.status == .success)
         let all = try json(every.out)
         let relations = try #require(all["relations"] as? [[String: Any]])
-        #expect(Set(relations.compactMap { $0["name"] as? String }) == Set(SchemaDictionary.relations.map(\.name)))
+        #expect(Set(relations.compactMap { $0["name"] as? String }) == Self.described(store, env))
         #expect(relations.first { $0["name"] as? String == "run_lock" }?["internal"] as? Bool == true)
     }
 
@@ -136,7 +152,7 @@ import TestSupport
         let databases = try #require(metadata["databases"] as? [String: Any])
         #expect(Array(databases.keys) == ["air"])
         let tables = try #require((databases["air"] as? [String: Any])?["tables"] as? [String: [String: Any]])
-        #expect(Set(tables.keys) == Set(SchemaDictionary.relations.map(\.name)))
+        #expect(Set(tables.keys) == Set(env.environment.declaredSchema.relations.map(\.name)).union(["grdb_migrations", "feedline_migration"]))
         let measurement = try #require(tables["measurement"])
         #expect((measurement["description"] as? String)?.hasPrefix("One station × hour") == true)
         #expect((measurement["units"] as? [String: String])?["pm10"] == "ug/m**3")
@@ -154,7 +170,7 @@ import TestSupport
         let schema = DatabaseSchema(relations: ["measurement", "measurement_latest", "station", "job_posting", "job_posting_location"].map {
             DatabaseSchema.Relation(name: $0, kind: .table, columns: [])
         })
-        let description = SchemaDescription(schema: schema)
+        let description = SchemaDescription(schema: schema, declared: SchemaDeclarations())
         #expect(description.names(closeTo: "measurment").first == "measurement")
         #expect(description.names(closeTo: "staton") == ["station"])
         #expect(description.names(closeTo: "posting").prefix(2) == ["job_posting", "job_posting_location"])

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import GRDB
+import Pipeline
 import Storage
 import Testing
 import TestSupport

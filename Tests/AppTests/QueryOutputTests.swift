@@ -1,5 +1,6 @@
 @testable import App
 import Foundation
+import Pipeline
 import Storage
 import Testing
 

@@ -1,3 +1,4 @@
+import AirKorea
 @testable import App
 import Domain
 import Foundation

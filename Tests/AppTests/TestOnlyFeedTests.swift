@@ -1,3 +1,4 @@
+import AirKorea
 import App
 import Domain
 import FeedCore
@@ -8,11 +9,12 @@ import Storage
 import Testing
 import TestSupport
 
-/// A feed defined only here — its record type, table, migration, writer and recognition — runs
-/// end to end through the real composition root, runner and SQLite store: fixture → table → SQL.
-/// Nothing in Pipeline, Storage, TestSupport or App knows it; registering it is one line (the
-/// `feeds:` list of the environment).
-@Suite struct TestOnlyFeedTests {
+/// A feed defined only here — its record type, its declared table and view, its writer and
+/// recognition — runs end to end through the real composition root, runner and each store:
+/// fixture → table → SQL, `describe` and the Datasette metadata, a declared check. Nothing in
+/// Pipeline, Storage, PostgresStorage, TestSupport or App knows it; registering it is one line
+/// (the `feeds:` list of the environment).
+@Suite(.serialized) struct TestOnlyFeedTests {
     /// One day's pollen count at one station.
     struct PollenCount: LoadableRecord {
         var station: String
@@ -29,18 +31,26 @@ import TestSupport
         static let table = UpsertTable(table: "pollen_count", columns: ["station", "date", "grains", "payload_sha256"],
                                        key: ["station", "date"])
 
+        static let grainsPerCubicMetre = ColumnUnit(symbol: "grains/m³", pint: "1/m**3")
+
+        /// The feed's tables, declared once: each store renders its own DDL from them.
+        static let declarations = SchemaDeclarations(
+            tables: [TableDeclaration("pollen_count", "One station's pollen count on one day", columns: [
+                ColumnDeclaration("station", .text, notNull: true, "Counting station"),
+                ColumnDeclaration("date", .date, notNull: true, "Day counted, local"),
+                ColumnDeclaration("grains", .integer, notNull: true, check: [.predicate(">= 0")], "Pollen grains counted", unit: grainsPerCubicMetre),
+                .payloadSHA256, .revision,
+            ], key: ["station", "date"], indexes: [IndexDeclaration("pollen_count_by_date", on: ["date"])])],
+            views: [ViewDeclaration("pollen_station_total", "Each station's grains over every day loaded", columns: [
+                .view("station", "Counting station"),
+                .view("grains", "Grains over every day loaded", unit: grainsPerCubicMetre),
+            ], query: DialectSQL("SELECT station, sum(grains) AS grains FROM pollen_count GROUP BY station"))])
+
         var schema: FeedSchema {
-            FeedSchema(
-                migrations: [SchemaMigration("test-pollen-v1-counts", sqlite: """
-                    CREATE TABLE pollen_count (
-                        station TEXT NOT NULL, date TEXT NOT NULL, grains INTEGER NOT NULL CHECK (grains >= 0),
-                        payload_sha256 TEXT, revision INTEGER NOT NULL DEFAULT 0,
-                        PRIMARY KEY (station, date))
-                    """)],
-                writers: [RecordWriter(PollenCount.self) { count, payload, tables in
-                    try tables.upsert(Self.table, RowValues([.text(count.station), .text(count.date.description),
-                                                             .integer(Int64(count.grains)), StoreValue(payload?.sha256)]))
-                }])
+            FeedSchema(declarations: Self.declarations, writers: [RecordWriter(PollenCount.self) { count, payload, tables in
+                try tables.upsert(Self.table, RowValues([.text(count.station), .text(count.date.description),
+                                                         .integer(Int64(count.grains)), StoreValue(payload?.sha256)]))
+            }])
         }
 
         func requests(for spec: SourceSpec) throws -> [FeedRequest] {
@@ -77,7 +87,8 @@ import TestSupport
         }
     }
 
-    @Test func aFeedDefinedOnlyInATestLoadsItsFixturesIntoItsOwnTable() async throws {
+    @Test("a feed defined only in a test loads into its declared table, is described and passes its declared checks", arguments: TestStore.all)
+    func aFeedDefinedOnlyInATest(_ store: TestStore) async throws {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let fixtures = env.dir.path("fixtures")
@@ -99,29 +110,54 @@ import TestSupport
             timezone: Asia/Seoul
             fixtures:
               - pollen/daily.json
+            checks:
+              - check: accepted_range
+                table: pollen_count
+                column: grains
+                min: 0
+                max: 100000
+                severity: error
+              - check: not_null
+                table: pollen_count
+                columns: [station, date]
             """)
         var environment = env.environment
         environment.feeds.append(PollenFeed())  // the one line that registers a feed
-        let paths = Paths(environment: environment, database: env.database.path, pipelines: pipelines.path,
+        let db = try TestDatabase(store, file: env.database, name: "pollen")
+        var paths = Paths(environment: environment, database: env.database.path, pipelines: pipelines.path,
                           fixtures: fixtures.path, archive: env.dir.path("archive").path)
+        paths.postgresURL = db.postgresURL
 
         let status = await Console(environment: environment).run(names: ["pollen-daily"], source: .fixtures, paths: paths)
         #expect(status == .success, "\(env.err.text)")
-
-        let queue = try DatabaseQueue(path: env.database.path)
-        defer { try? queue.close() }
-        try await queue.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT station, date, grains FROM pollen_count ORDER BY date")
-            #expect(rows.map { "\($0[0] as String) \($0[1] as String) \($0[2] as Int)" } == ["종로구 2024-03-05 12", "종로구 2024-03-06 40"])
-            #expect(try String.fetchAll(db, sql: "SELECT code FROM diagnostic") == ["unparsable-item"])
-            #expect(try String.fetchOne(db, sql: "SELECT status FROM run WHERE pipeline = 'pollen-daily'") == "succeeded")
-            #expect(try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = 'test-pollen-v1-counts')") == true)
-        }
+        #expect(try db.rows("SELECT station, date, grains FROM pollen_count ORDER BY date") == [["종로구", "2024-03-05", "12"], ["종로구", "2024-03-06", "40"]])
+        #expect(try db.rows("SELECT station, grains FROM pollen_station_total") == [["종로구", "52"]])
+        #expect(try db.strings("SELECT code FROM diagnostic") == ["unparsable-item"])
+        #expect(try db.strings("SELECT status FROM run WHERE pipeline = 'pollen-daily'") == ["succeeded"])
+        #expect(try db.strings("SELECT status FROM check_result ORDER BY ordinal") == ["passed", "passed"])
+        // The check refuses what the declaration's CHECK would: a negative count never loads.
+        #expect(try db.strings("SELECT count(*) FROM pollen_count WHERE grains < 0") == ["0"])
 
         // A second run of the same fixture changes nothing.
         let again = await Console(environment: environment).run(names: ["pollen-daily"], source: .fixtures, paths: paths)
         #expect(again == .success)
-        #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT sum(revision) FROM pollen_count") } == 0)
+        #expect(try db.value("SELECT sum(revision) FROM pollen_count") == "0")
+
+        // describe and the Datasette metadata read the declaration's meanings and units.
+        env.out.clear()
+        #expect(Console(environment: environment).describe(DescribeRequest(name: "pollen_count", output: .text(width: 120)), paths: paths) == .success)
+        let described = env.out.text
+        #expect(described.contains("One station's pollen count on one day") && described.contains("Pollen grains counted"), "\(described)")
+        #expect(described.contains("grains/m³"))
+        env.out.clear()
+        #expect(Console(environment: environment).describe(DescribeRequest(output: .datasette), paths: paths) == .success)
+        let metadata = env.out
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(metadata.text.utf8)) as? [String: Any])
+        let tables = try #require((json["databases"] as? [String: Any])?.values.first.flatMap { ($0 as? [String: Any])?["tables"] as? [String: Any] })
+        let pollen = try #require(tables["pollen_count"] as? [String: Any])
+        #expect(pollen["description"] as? String == "One station's pollen count on one day")
+        #expect((pollen["units"] as? [String: String])?["grains"] == "1/m**3")
+        #expect(tables["pollen_station_total"] != nil)
     }
 
     @Test func aRecordWithoutARegisteredWriterFailsTheLoadAndKeepsNothing() throws {

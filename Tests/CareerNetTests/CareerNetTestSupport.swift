@@ -12,8 +12,7 @@ extension CollectingSink {
     var careerRecords: [CareerRecord] { records.compactMap { record -> CareerRecord? in
         if let s = record.as(School.self) { return .school(s) }
         if let m = record.as(Major.self) { return .major(m) }
-        if let j = record.as(JobInfo.self) { return .jobInfo(j) }
-        return record.as(JobPosting.self).map(CareerRecord.jobPosting)
+        return record.as(JobInfo.self).map(CareerRecord.jobInfo)
     } }
     var schools: [School] { careerRecords.compactMap { if case .school(let s) = $0 { s } else { nil } } }
     var majors: [Major] { careerRecords.compactMap { if case .major(let m) = $0 { m } else { nil } } }

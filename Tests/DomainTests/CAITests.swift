@@ -44,18 +44,6 @@ struct CAITests {
         #expect(KoreanCAI.evaluate(PollutantValues<Double>()).overall == nil)
     }
 
-    @Test("a measurement's CAI uses its 24-h PM values and 1-h gases")
-    func fromMeasurement() {
-        let m = HourlyMeasurement(stationName: "종로구", slot: HourSlot(date: LocalDate(year: 2024, month: 3, day: 6)!, hour: 10)!,
-                                  dataTime: "2024-03-06 11:00", pm: DustPair(pm10: 200, pm25: 100),
-                                  pm24h: DustPair(pm10: 31, pm25: 16), o3ppm: 0.031, no2ppm: 0.031)
-        let result = KoreanCAI.evaluate(m)
-        #expect(result.subIndices.pm10 == .index(51))
-        #expect(result.subIndices.pm25 == .index(51))
-        #expect(result.overall == .index(51))
-        #expect(Set(result.dominantPollutants) == [.pm10, .pm25, .o3, .no2])
-    }
-
     @Test("CAI grade bands 0–50 / 51–100 / 101–250 / 251–500, published values truncated", arguments: [
         (0.0, AirKoreaGrade.good), (50, .good), (50.9, .good), (51, .moderate), (100, .moderate), (101, .bad),
         (250, .bad), (250.7, .bad), (251, .veryBad), (500, .veryBad), (612, .veryBad),

@@ -53,25 +53,4 @@ struct HourlySeriesTests {
         #expect(series.on(day) == groups[day])
         #expect(series.entries.map(\.value) == [1, 2, 3, 4])
     }
-
-    @Test("the `D 24:00` value is keyed under D hour 23, not D+1 hour 0")
-    func label2400Grouping() throws {
-        let m = HourlyMeasurement(stationName: "종로구", slot: try #require(HourSlot(airKoreaLabel: "2024-03-06 24:00")),
-                                  dataTime: "2024-03-06 24:00", pm: DustPair(pm10: 42, pm25: 21))
-        let pm = hourlyPM(from: [m])
-        #expect(pm.pm10.byHour(on: day) == [23: 42])
-        #expect(pm.pm25.byHour(on: day.adding(days: 1)).isEmpty)
-    }
-
-    @Test("hourlyPM keeps missing values absent, never 0")
-    func hourlyPMFromMeasurements() {
-        let ms = [
-            HourlyMeasurement(stationName: "A", slot: slot(day, 0), dataTime: "2024-03-06 01:00", pm: DustPair(pm10: 30, pm25: nil)),
-            HourlyMeasurement(stationName: "A", slot: slot(day, 1), dataTime: "2024-03-06 02:00", pm: DustPair(pm10: nil, pm25: 12)),
-        ]
-        let pm = hourlyPM(from: ms)
-        #expect(pm.pm10 == HourlySeries([slot(day, 0): 30.0]))
-        #expect(pm.pm25 == HourlySeries([slot(day, 1): 12.0]))
-        #expect(pm.pm10[slot(day, 1)] == nil)
-    }
 }

@@ -74,11 +74,11 @@ struct PlaceRequestTests {
         #expect(invalidRequestMessage(feed, spec([("q", ["Seoul,KR"])], operation: "air-pollution"))?.contains("not accepted by air-pollution") == true)
     }
 
-    @Test("the place table comes in a migration of its own, after the first")
+    @Test("the feed declares the place table beside its air pollution and weather tables")
     func schema() {
-        #expect(feed.schema.migrations.map(\.identifier) == ["openweather-v1-air-pollution-and-weather", "openweather-v2-place"])
-        #expect(!feed.schema.migrations[0].sqlite.contains("CREATE TABLE place"))
-        #expect(feed.schema.migrations[1].sqlite.contains("CREATE TABLE place"))
+        #expect(feed.schema.declarations.tables.map(\.name) == ["openweather_air_pollution", "openweather_weather", "openweather_weather_condition", "place"])
+        #expect(feed.schema.declarations.table("place")?.key == ["query"])
+        #expect(feed.schema.migrations.isEmpty)
     }
 }
 
@@ -247,8 +247,8 @@ struct PlaceMappingTests {
         #expect(try env.rows("SELECT status, payloads FROM run") == [["succeeded", "3"]])
         // {places} reads the table: every place with coordinates, by query.
         let store = try SQLiteStore(readingAt: env.database.path)
-        #expect(try store.placeCoordinates() == [NamedCoordinate(name: "Gangnam-gu,KR", latitude: 37.4959854, longitude: 127.0664091),
-                                                  NamedCoordinate(name: "Jongno-gu,KR", latitude: 37.5735207, longitude: 126.9788345)])
+        #expect(try OpenWeatherQueries.placeCoordinates(store.reading()) == [NamedCoordinate(name: "Gangnam-gu,KR", latitude: 37.4959854, longitude: 127.0664091),
+                                                                           NamedCoordinate(name: "Jongno-gu,KR", latitude: 37.5735207, longitude: 126.9788345)])
 
         // Again: nothing changes.
         #expect(await env.feedline.run(names: ["openweather-places"], source: .fixtures, paths: env.paths()) == .success)

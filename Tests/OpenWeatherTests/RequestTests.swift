@@ -88,9 +88,10 @@ struct RequestTests {
         #expect(feed.credentialVariable == "OPENWEATHER_API_KEY")
     }
 
-    @Test("the migrations are the feed's own, prefixed with its name")
+    @Test("the tables are declared by the feed, with a writer per record type")
     func schema() {
-        #expect(feed.schema.migrations.map(\.identifier) == ["openweather-v1-air-pollution-and-weather", "openweather-v2-place"])
+        #expect(feed.schema.declarations.tables.map(\.name).allSatisfy { $0.hasPrefix("openweather_") || $0 == "place" })
+        #expect(feed.schema.declarations.views.map(\.name) == ["openweather_air_pollution_hourly"])
         #expect(feed.schema.writers.count == 3)
     }
 }

@@ -107,20 +107,21 @@ import TestSupport
             try AirKoreaPages.xml(items, pageNo: 1, numOfRows: 1000, totalCount: items.count).write(to: pages.appendingPathComponent("\(station).xml"))
         }
         let status = await env.feedline.replay(inputs: [pages.path], sourceHint: "airkorea", parameters: [:],
-                                         paths: Paths(environment: env.environment, database: env.database.path), force: false)
+                                         paths: Paths(environment: env.environment, database: env.db.argument), force: false)
         #expect(status == .success, "\(env.printed)")
         return try env.writePipeline("bf", pipeline)
     }
 
-    @Test func backfillFetchesOnlyStationsWithGapsWithTheSmallestDataTermAndSaysWhatIsStillMissing() async throws {
+    @Test(arguments: TestStore.all)
+    func backfillFetchesOnlyStationsWithGapsWithTheSmallestDataTermAndSaysWhatIsStillMissing(store: TestStore) async throws {
         try await onOwnThread {
             let server = try Self.server(omitted: ["C 2024-03-05 21:00"])
             defer { server.stop() }
-            var env = try RelEnvironment("backfill")
+            var env = try RelEnvironment("backfill", store: store)
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             let pipelines = try await Self.prepare(env)
-            #expect(try DatabaseDump.integer(env.database, "SELECT sum(hours_present) FROM measurement_completeness WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06'") == 63 * 3 - 5)
+            #expect(try env.db.integer("SELECT sum(hours_present) FROM measurement_completeness WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06'") == 63 * 3 - 5)
 
             let status = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
             #expect(status == .success, "\(env.printed)")
@@ -135,35 +136,36 @@ import TestSupport
             #expect(text.contains("C: filled 1 of 2 missing hours; still missing 1: 2024-03-05 20h KST (not returned by the API)"))
 
             // The completeness view agrees; the loads went through the ledger like any live run.
-            #expect(try DatabaseDump.strings(env.database, """
+            #expect(try env.db.strings("""
                 SELECT station_name || ' ' || sum(hours_present) FROM measurement_completeness
                 WHERE kst_date BETWEEN '2024-03-04' AND '2024-03-06' GROUP BY station_name ORDER BY station_name
                 """) == ["A 63", "B 63", "C 62"])
-            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM run WHERE pipeline = 'bf:backfill' AND mode = 'live' AND status = 'succeeded'") == 2)
-            #expect(try DatabaseDump.integer(env.database, "SELECT sum(calls) FROM api_call") == 2)
+            #expect(try env.db.integer("SELECT count(*) FROM run WHERE pipeline = 'bf:backfill' AND mode = 'live' AND status = 'succeeded'") == 2)
+            #expect(try env.db.integer("SELECT sum(calls) FROM api_call") == 2)
             #expect(!containsSentinel(allBytes(under: env.dir.url)) && !containsSentinel(Data(env.printed.utf8)))
 
             // Nothing left that the API has: a second backfill fetches only C again and changes nothing.
             let again = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines))
             #expect(again == .success)
-            #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement WHERE station_name = 'C'") == 719)
+            #expect(try env.db.integer("SELECT count(*) FROM measurement WHERE station_name = 'C'") == 719)
         }
     }
 
-    @Test func backfillKeepsToTheQuotaAndDryRunTouchesNothing() async throws {
+    @Test(arguments: TestStore.all)
+    func backfillKeepsToTheQuotaAndDryRunTouchesNothing(store: TestStore) async throws {
         try await onOwnThread {
             let server = try Self.server()
             defer { server.stop() }
-            var env = try RelEnvironment("backfill-quota")
+            var env = try RelEnvironment("backfill-quota", store: store)
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             let pipelines = try await Self.prepare(env)
-            let before = try DatabaseDump.dump(env.database)
+            let before = try env.db.dump()
 
             let dry = await env.feedline.backfill(pipeline: "bf", from: Self.day(4), through: Self.day(6), paths: env.paths(pipelines: pipelines), dryRun: true)
             #expect(dry == .success)
             #expect(server.requests.isEmpty)
-            #expect(try DatabaseDump.dump(env.database) == before)
+            #expect(try env.db.dump() == before)
             #expect(env.out.text.contains("quota: about 2 calls planned"))
 
             env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "1"

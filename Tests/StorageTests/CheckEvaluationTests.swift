@@ -152,7 +152,7 @@ import TestSupport
     @Test func theSchemaProbeKnowsEveryTableAndColumnAndPreparesWhatChecksRun() throws {
         let probe = try StoreSchemaProbe.shared(schema: Self.schema)
         #expect(probe.columns(of: "reading") == ["place", "observed_at", "value", "grade", "note"])
-        #expect(probe.columns(of: "measurement")?.contains("pm10") == true, "feedline's own migrations are applied")
+        #expect(probe.columns(of: "run")?.contains("pipeline") == true, "feedline's own tables are declared")
         #expect(probe.columns(of: "nope") == nil)
         #expect(probe.key(of: "reading") == ["place", "observed_at"] && probe.key(of: "place") == ["name"] && probe.key(of: "loose").isEmpty)
         #expect(probe.relations.contains("check_result"))

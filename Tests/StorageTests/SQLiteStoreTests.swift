@@ -1,3 +1,4 @@
+import AirKorea
 import Domain
 import Foundation
 import GRDB

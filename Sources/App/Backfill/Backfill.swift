@@ -80,7 +80,7 @@ extension Console {
             if dryRun {
                 store = nil
                 let reader = try environment.existingStore(paths)
-                present = try reader.map { try $0.hasTable("measurement_completeness") ? $0.hoursPresent(stations: stations, from: from, through: through) : [:] } ?? [:]
+                present = try reader.map { try AirKoreaQueries.hoursPresent($0.reading(), stations: stations, from: from, through: through) } ?? [:]
                 let used = try scope.map { scope in
                     try reader.map { try $0.hasTable("api_call") ? $0.callsMade([scope], on: day)[scope] ?? 0 : 0 } ?? 0
                 } ?? 0
@@ -88,14 +88,14 @@ extension Console {
             } else {
                 let opened = try environment.openStore(paths)
                 store = opened
-                present = try opened.hoursPresent(stations: stations, from: from, through: through)
+                present = try AirKoreaQueries.hoursPresent(opened.reading(), stations: stations, from: from, through: through)
                 let used = try scope.map { try opened.callsMade($0, on: day) } ?? 0
                 remaining = limit.map { max(0, $0 - used) }
             }
         } catch let error as DatabaseAccessError {
             return databaseOpenFailure(error, paths: paths)
         } catch {
-            err("error: cannot read the database \(paths.database.path): \(error)")
+            err("error: cannot read the database \(paths.databaseName): \(error)")
             return .failure
         }
 
@@ -152,8 +152,8 @@ extension Console {
 
         // What is still missing.
         let after: [String: [LocalDate: UInt32]]
-        do { after = try store.hoursPresent(stations: stations, from: from, through: through) } catch {
-            err("error: cannot read the database \(paths.database.path): \(error)")
+        do { after = try AirKoreaQueries.hoursPresent(store.reading(), stations: stations, from: from, through: through) } catch {
+            err("error: cannot read the database \(paths.databaseName): \(error)")
             return finish(.failure)
         }
         var stillMissingTotal = 0

@@ -54,7 +54,6 @@ struct BackfillCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, archive: archive)
-        if let refused = Console(environment: env).sqliteOnly(paths, command: "backfill") { try finish(refused); return }
         try finish(await Console(environment: env).backfill(pipeline: pipeline, from: LocalDate(iso: from)!, through: LocalDate(iso: to)!,
                                                              paths: paths, pageSize: pageSize, dryRun: dryRun, json: json))
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Storage
+import Pipeline
 
 // MARK: - Command
 
@@ -9,9 +9,9 @@ struct DescribeCommand: AsyncParsableCommand {
         commandName: "describe",
         abstract: "Describe the database: every table and view with its meaning and row count, or one table's columns with their types, units and meaning.",
         discussion: """
-        Without a name, lists every table and view: what one row is, and how many rows it holds; feedline's internal tables (migrations, locks, bookmarks, quota counters) come last, marked as such. With a name, lists that table's or view's columns: SQLite type, unit (µg/m³, ppm, km, %…), whose value it is (AirKorea's published grade or index, or the one feedline computed) and meaning, with the scale of grades and indices (1 좋음 · 2 보통 · 3 나쁨 · 4 매우나쁨).
+        Without a name, lists every table and view: what one row is, and how many rows it holds; feedline's internal tables (migrations, locks, bookmarks, quota counters) come last, marked as such. With a name, lists that table's or view's columns: type (as the database declares it), unit (µg/m³, ppm, km, %…), whose value it is (AirKorea's published grade or index, or the one feedline computed) and meaning, with the scale of grades and indices (1 좋음 · 2 보통 · 3 나쁨 · 4 매우나쁨).
 
-        The database is only read (a read-only file works); a missing database exits 78. Views over large tables are counted for at most a second in the list (shown as ? when stopped); describing the view alone counts it with more time.
+        The database (a SQLite file or a PostgreSQL database) is only read (a read-only file works); a missing database exits 78. Views over large tables are counted for at most a second in the list (shown as ? when stopped); describing the view alone counts it with more time.
 
         --datasette prints the same dictionary as Datasette metadata (descriptions, column descriptions, units; internal tables hidden), keyed by the database file's name without its extension; it needs no database.
 
@@ -42,7 +42,6 @@ struct DescribeCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
-        if let refused = Console(environment: env).sqliteOnly(paths, command: "describe") { try finish(refused); return }
         let output: DescribeRequest.Output = datasette ? .datasette : json ? .json : .text(width: TerminalWidth.columns(env.variables))
         try finish(Console(environment: env).describe(DescribeRequest(name: name, output: output), paths: paths))
     }
@@ -86,22 +85,23 @@ extension Console {
         let out = environment.output, err = environment.errorOutput
         if request.output == .datasette {
             let stem = paths.database.deletingPathExtension().lastPathComponent
-            do { out(try DatasetteMetadata(databaseName: stem).json()) } catch {
+            do { out(try DatasetteMetadata(databaseName: stem, declared: environment.declaredSchema).json()) } catch {
                 err("error: cannot write the Datasette metadata: \(error)")
                 return .failure
             }
             return .success
         }
 
-        // A reader: never creates, migrates or writes; missing or foreign files exit 78.
-        do { _ = try environment.openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
-        let database: ReadOnlyDatabase
+        // A reader: never creates, migrates or writes; missing or foreign databases exit 78.
+        let store: any FeedlineStore
+        do { store = try environment.openStore(paths, forWriting: false) } catch { return databaseOpenFailure(error, paths: paths) }
+        let database: any DatabaseReading
         let schema: DatabaseSchema
         do {
-            database = try ReadOnlyDatabase(path: paths.database.path)
-            schema = try DatabaseSchema.read(from: database)
+            database = try store.reading()
+            schema = try database.schema()
         } catch {
-            err("error: cannot read the database \(paths.database.path): \(error)")
+            err("error: cannot read the database \(paths.databaseName): \(error)")
             return .failure
         }
         if let pending = try? database.pendingMigrations(), !pending.isEmpty {
@@ -109,18 +109,20 @@ extension Console {
                 + "any read-write command such as `feedline run` upgrades it.")
         }
 
+        let declared = environment.declaredSchema
         do {
             if let name = request.name {
-                let all = SchemaDescription(schema: schema)
+                let all = SchemaDescription(schema: schema, declared: declared)
                 guard let found = schema.relation(name) else {
                     let close = all.names(closeTo: name)
-                    err("error: no table or view named '\(name)' in \(paths.database.path)."
+                    err("error: no table or view named '\(name)' in \(paths.databaseName)."
                         + (close.isEmpty ? "" : " Did you mean: \(close.joined(separator: ", "))?")
                         + " `feedline describe` lists them all.")
                     return .configuration
                 }
-                let rows = Self.rowCount(of: found.name, in: database, timeout: request.countTimeout)
-                let described = SchemaDescription(schema: DatabaseSchema(relations: [found]), rows: rows.map { [found.name: $0] } ?? [:])
+                let rows = database.rowCount(of: found.name, timeout: request.countTimeout)
+                let described = SchemaDescription(schema: DatabaseSchema(relations: [found]), declared: declared,
+                                                  rows: rows.map { [found.name: $0] } ?? [:])
                 let relation = described.relations[0]
                 switch request.output {
                 case .text(let width): out(described.relationText(relation, width: width))
@@ -131,25 +133,22 @@ extension Console {
                 var rows: [String: Int] = [:]
                 for relation in schema.relations {
                     let timeout = relation.kind == .table ? request.countTimeout : request.overviewCountTimeout
-                    rows[relation.name] = Self.rowCount(of: relation.name, in: database, timeout: timeout)
+                    rows[relation.name] = database.rowCount(of: relation.name, timeout: timeout)
                 }
-                let described = SchemaDescription(schema: schema, rows: rows)
+                let described = SchemaDescription(schema: schema, declared: declared, rows: rows)
                 switch request.output {
-                case .text(let width): out(described.overviewText(database: paths.database.lastPathComponent, width: width))
-                case .json: out(try described.json(database: paths.database.path))
+                case .text(let width):
+                    let title = paths.postgresURL == nil ? paths.database.lastPathComponent : paths.databaseName
+                    out(described.overviewText(database: title, width: width))
+                case .json: out(try described.json(database: paths.databaseName))
                 case .datasette: break
                 }
             }
         } catch {
-            err("error: cannot read the database \(paths.database.path): \(error)")
+            err("error: cannot read the database \(paths.databaseName): \(error)")
             return .failure
         }
         return .success
     }
 
-    /// The rows of `name`, or nil when counting ran out of time or failed (a view reading a
-    /// table an older database lacks): the description still shows, with `?`.
-    static func rowCount(of name: String, in database: ReadOnlyDatabase, timeout: TimeInterval) -> Int? {
-        (try? DatabaseSchema.rowCount(of: name, in: database, timeout: timeout)) ?? nil
-    }
 }

@@ -1,9 +1,9 @@
 import Foundation
-import Storage
+import Pipeline
 
 /// The database's tables and views as `feedline describe` shows them: the structure read from
-/// the file (`DatabaseSchema`: names, kinds, column types) joined with what each one means
-/// (`SchemaDictionary`: meaning, unit, scale, whose), plus row counts.
+/// the database (`DatabaseSchema`: names, kinds, column types) joined with what each one means
+/// (the declared schema's `DeclaredRelation`s: meaning, unit, scale, whose), plus row counts.
 struct SchemaDescription: Sendable, Equatable {
     struct Relation: Sendable, Equatable {
         var name: String
@@ -28,16 +28,18 @@ struct SchemaDescription: Sendable, Equatable {
 
     var relations: [Relation]
 
-    /// Joins `schema` with the dictionary: relations in the dictionary's order, then any the
-    /// dictionary does not know (a user's own tables) in the file's order; columns in the file's
-    /// order. `rows` gives the row counts by name.
-    init(schema: DatabaseSchema, rows: [String: Int] = [:]) {
-        let order = Dictionary(SchemaDictionary.relations.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    /// Joins `schema` with `declared`: relations in the declaration's order, then the stores'
+    /// own migration ledgers (`StoreBookkeeping`), then any neither knows (a user's own tables)
+    /// in the database's order; columns in the database's order. `rows` gives the row counts by name.
+    init(schema: DatabaseSchema, declared: SchemaDeclarations, rows: [String: Int] = [:]) {
+        let entries = Self.entries(declared)
+        let order = Dictionary(entries.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let sorted = schema.relations.enumerated().sorted { a, b in
             (order[a.element.name] ?? Int.max, a.offset) < (order[b.element.name] ?? Int.max, b.offset)
         }.map(\.element)
         relations = sorted.map { relation in
-            let entry = SchemaDictionary.entry(relation.name)
+            let entry = byName[relation.name]
             return Relation(
                 name: relation.name, kind: relation.kind, meaning: entry?.meaning, isInternal: entry?.isInternal ?? false,
                 rows: rows[relation.name],
@@ -48,6 +50,14 @@ struct SchemaDescription: Sendable, Equatable {
                                   unit: documented?.unit, scale: documented?.scale, whose: documented?.whose)
                 })
         }
+    }
+
+    /// Every relation the dictionary describes: the declared ones (data first, bookkeeping
+    /// last), then the stores' migration ledgers.
+    static func entries(_ declared: SchemaDeclarations) -> [DeclaredRelation] {
+        let relations = declared.relations
+        let known = Set(relations.map(\.name))
+        return relations + StoreBookkeeping.relations.filter { !known.contains($0.name) }
     }
 
     func relation(_ name: String) -> Relation? {
@@ -258,13 +268,13 @@ struct DatasetteMetadata: Encodable {
     var description: String
     var databases: [String: Database]
 
-    init(databaseName: String) {
+    init(databaseName: String, declared: SchemaDeclarations) {
         title = "feedline"
         description = "Air quality from AirKorea and careers from CareerNet and Saramin, loaded by feedline. "
             + "Times are UTC ISO-8601 unless a column says KST; NULL means missing, never 0. "
             + "Region columns join province_alias.name (then province) whatever spelling they use."
         var tables: [String: Table] = [:]
-        for relation in SchemaDictionary.relations {
+        for relation in SchemaDescription.entries(declared) {
             let units = Dictionary(relation.columns.compactMap { c in c.unit.map { (c.name, $0.pint) } }, uniquingKeysWith: { a, _ in a })
             tables[relation.name] = Table(
                 description: relation.isInternal ? "Internal (feedline's own bookkeeping): " + relation.meaning : relation.meaning,
@@ -278,4 +288,18 @@ struct DatasetteMetadata: Encodable {
     func json() throws -> String {
         String(decoding: try SchemaDescription.encoder().encode(self), as: UTF8.self)
     }
+}
+
+// MARK: - The stores' own tables
+
+/// The tables a store keeps for itself, outside every declaration: each store's ledger of the
+/// schema steps applied to its database. `describe` lists them as internal.
+enum StoreBookkeeping {
+    static let relations: [DeclaredRelation] = [
+        DeclaredRelation(name: "grdb_migrations", meaning: "The schema migrations applied to this file", isInternal: true, isView: false,
+                         columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. v9-province-reference")]),
+        DeclaredRelation(name: "feedline_migration", meaning: "The schema migrations applied to this database", isInternal: true, isView: false,
+                         columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. declared-v1"),
+                                   ColumnDeclaration.view("applied_at", "When the migration was applied (UTC)")]),
+    ]
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 import Storage
 
 // MARK: - Command
@@ -261,28 +262,22 @@ extension Console {
         var parameters = defaults
         for (name, value) in request.parameters { parameters[name] = SQLValue(parameter: value) }
 
-        if paths.postgresURL != nil { return queryPostgres(sql: sql, parameters: parameters, request: request, paths: paths) }
-        let database: ReadOnlyDatabase
-        do { database = try ReadOnlyDatabase(path: paths.database.path) } catch {
+        // A reader: the SQLite file read-only, or a read-only transaction on PostgreSQL.
+        let database: any DatabaseReading
+        do { database = try environment.openReader(paths) } catch {
+            guard let error = error as? any SQLReadError else { return databaseOpenFailure(error, paths: paths) }
             err("error: \(error)")
-            return (error as? ReadOnlyQueryError)?.kind == .busy ? .temporaryFailure : .configuration
+            return error.failure == .busy ? .temporaryFailure : .configuration
         }
         do {
             warnUnused(request, used: try database.check(sql: sql))
-        } catch let error as ReadOnlyQueryError {
-            return report(error, database: database)
         } catch {
-            err("error: \(error)")
-            return .failure
+            return report(error, database: database)
         }
 
-        return streamRows(request, paths: paths, isTimeout: { ($0 as? ReadOnlyQueryError)?.kind == .timedOut }) { columns, row in
+        return streamRows(request, paths: paths, isTimeout: { ($0 as? any SQLReadError)?.failure == .timedOut }) { columns, row in
             try database.run(sql: sql, parameters: parameters, timeout: request.timeout, columns: columns, row: row)
-        } failed: { error in
-            if let error = error as? ReadOnlyQueryError { return report(error, database: database) }
-            err("error: \(error)")
-            return .failure
-        }
+        } failed: { report($0, database: database) }
     }
 
     /// Warns of each `--param` the query does not use.
@@ -349,15 +344,21 @@ extension Console {
     }
 
     /// Prints a query error (with a hint when views are missing because the file predates them).
-    private func report(_ error: ReadOnlyQueryError, database: ReadOnlyDatabase) -> ExitStatus {
-        let hint = error.kind == .sqlite ? SchemaSuggestion.hint(for: error.message, in: database) : nil
-        environment.errorOutput("error: \(error)" + (hint.map { "; \($0)" } ?? ""))
-        switch error.kind {
+    private func report(_ error: Error, database: any DatabaseReading) -> ExitStatus {
+        guard let error = error as? any SQLReadError else {
+            environment.errorOutput("error: \(error)")
+            return .failure
+        }
+        let message = error.description
+        let hint = error.failure == .failed ? SchemaSuggestion.hint(for: message, in: database) : nil
+        environment.errorOutput("error: \(message)" + (hint.map { "; \($0)" } ?? ""))
+        switch error.failure {
         case .noDatabase: return .configuration
         case .refused, .missingParameter: return .usage
         case .timedOut, .busy: return .temporaryFailure
-        case .sqlite:
-            if error.message.contains("no such table"), let pending = try? database.pendingMigrations(), !pending.isEmpty {
+        case .failed:
+            if message.contains("no such table") || message.contains("does not exist"),
+               let pending = try? database.pendingMigrations(), !pending.isEmpty {
                 environment.errorOutput("hint: this database predates the current schema (missing: \(pending.joined(separator: ", "))); "
                                         + "any read-write command such as `feedline run` upgrades it.")
             }

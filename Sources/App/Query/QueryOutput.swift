@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 import Storage
 
 /// How `feedline query` writes rows.

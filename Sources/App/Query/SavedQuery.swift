@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 import Storage
 #if canImport(Glibc)
 import Glibc

@@ -1,21 +1,20 @@
 import Foundation
-import Storage
+import Pipeline
 
-/// "did you mean `measurement`?" for SQLite's `no such table: X` and `no such column: X`,
-/// from the names the database really has (read through the query's read-only connection).
+/// "did you mean `measurement`?" for SQLite's `no such table: X` and `no such column: X` (and
+/// PostgreSQL's `relation "X" does not exist`, `column "X" does not exist`), from the names the
+/// database really has (read through the query's read-only connection).
 enum SchemaSuggestion {
-    /// The hint for an SQLite error message, or nil when it names no missing table or column,
+    /// The hint for an error message, or nil when it names no missing table or column,
     /// or nothing in the schema is close.
-    static func hint(for message: String, in database: ReadOnlyDatabase) -> String? {
-        if let table = missingName(after: "no such table: ", in: message) {
-            guard let names = try? tableNames(database) else { return nil }
-            return Suggestions.didYouMean(table, among: names)
+    static func hint(for message: String, in database: any DatabaseReading) -> String? {
+        if let table = missingName(after: "no such table: ", in: message) ?? missingName(after: "relation \"", in: message) {
+            guard let relations = try? relations(database) else { return nil }
+            return Suggestions.didYouMean(table, among: relations.map(\.name))
         }
-        if let column = missingName(after: "no such column: ", in: message) {
-            guard let tables = try? tableNames(database) else { return nil }
-            var columns: Set<String> = []
-            for table in tables { columns.formUnion((try? database.columns(of: table)) ?? []) }
-            return Suggestions.didYouMean(column, among: columns)
+        if let column = missingName(after: "no such column: ", in: message) ?? missingName(after: "column \"", in: message) {
+            guard let relations = try? relations(database) else { return nil }
+            return Suggestions.didYouMean(column, among: Set(relations.flatMap { $0.columns.map(\.name) }))
         }
         return nil
     }
@@ -30,10 +29,7 @@ enum SchemaSuggestion {
     }
 
     /// Tables and views a query can name (SQLite's and GRDB's own bookkeeping left out).
-    static func tableNames(_ database: ReadOnlyDatabase) throws -> [String] {
-        try database.fetchAll(sql: """
-            SELECT name FROM sqlite_master WHERE type IN ('table', 'view')
-            AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'grdb\\_%' ESCAPE '\\'
-            """).rows.compactMap { $0.first?.text }
+    static func relations(_ database: any DatabaseReading) throws -> [DatabaseSchema.Relation] {
+        try database.schema().relations.filter { !$0.name.hasPrefix("sqlite_") && !$0.name.hasPrefix("grdb_") }
     }
 }

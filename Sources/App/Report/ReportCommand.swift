@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Foundation
+import Pipeline
 import Storage
 
 // MARK: - Command

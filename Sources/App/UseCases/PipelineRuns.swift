@@ -1,6 +1,8 @@
+import AirKorea
 import Domain
 import FeedCore
 import Foundation
+import OpenWeather
 import Pipeline
 import Storage
 
@@ -306,9 +308,9 @@ struct CoordinatePlaceholder: Sendable {
     /// geocoding pipeline resolved (the place table). Each becomes `lat,lon` (four decimals).
     static let all = [
         CoordinatePlaceholder(token: "{stations}", meaning: "the coordinates of every AirKorea station",
-                              remedy: "run the airkorea-stations pipeline first", read: { try $0.stationCoordinates() }),
+                              remedy: "run the airkorea-stations pipeline first", read: { try AirKoreaQueries.stationCoordinates($0.reading()) }),
         CoordinatePlaceholder(token: "{places}", meaning: "the coordinates of every place resolved by geocoding",
-                              remedy: "run the openweather-places pipeline first", read: { try $0.placeCoordinates() }),
+                              remedy: "run the openweather-places pipeline first", read: { try OpenWeatherQueries.placeCoordinates($0.reading()) }),
     ]
 }
 

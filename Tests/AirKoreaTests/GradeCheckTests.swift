@@ -1,3 +1,4 @@
+import AirKorea
 import Domain
 import PropertyBased
 import Testing

@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import Pipeline
 
 /// A status flag AirKorea attaches to one pollutant of one hourly measurement.
 ///
@@ -41,39 +43,6 @@ public enum MeasurementFlag: Hashable, Sendable, Codable, CustomStringConvertibl
         }
     }
 }
-
-/// A grade as AirKorea publishes it: 1 좋음, 2 보통, 3 나쁨, 4 매우나쁨.
-public enum AirKoreaGrade: Int, Hashable, Sendable, Codable, CaseIterable, Comparable {
-    case good = 1, moderate = 2, bad = 3, veryBad = 4
-
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-
-    /// The Korean label used by AirKorea.
-    public var korean: String {
-        switch self {
-        case .good: "좋음"
-        case .moderate: "보통"
-        case .bad: "나쁨"
-        case .veryBad: "매우나쁨"
-        }
-    }
-}
-
-/// One value per pollutant AirKorea measures, each optional (missing is nil, never 0).
-public struct PollutantValues<Value>: Sendable where Value: Sendable {
-    public var pm10: Value?
-    public var pm25: Value?
-    public var o3: Value?
-    public var no2: Value?
-    public var co: Value?
-    public var so2: Value?
-
-    public init(pm10: Value? = nil, pm25: Value? = nil, o3: Value? = nil, no2: Value? = nil, co: Value? = nil, so2: Value? = nil) {
-        self.pm10 = pm10; self.pm25 = pm25; self.o3 = o3; self.no2 = no2; self.co = co; self.so2 = so2
-    }
-}
-extension PollutantValues: Equatable where Value: Equatable {}
-extension PollutantValues: Hashable where Value: Hashable {}
 
 /// One hourly measurement of one AirKorea station.
 ///
@@ -222,4 +191,47 @@ public struct ForecastRegionGrade: Hashable, Sendable {
         self.gradeText = gradeText
         self.grade = AirKoreaGrade.allCases.first { $0.korean == gradeText.filter { !$0.isWhitespace } }
     }
+}
+
+// MARK: - Loadable records
+
+extension Station: LoadableRecord {}
+extension NearbyStation: LoadableRecord {}
+extension TMCoordinate: LoadableRecord {}
+extension Forecast: LoadableRecord {}
+
+// MARK: - Domain's calculations on a measurement
+
+extension KoreanCAI {
+    /// The CAI of a measurement: PM from its 24-h values (`pm24h`), gases from its 1-h values.
+    public static func evaluate(_ measurement: HourlyMeasurement) -> CAIResult {
+        evaluate(PollutantValues(pm10: measurement.pm24h.pm10, pm25: measurement.pm24h.pm25,
+                                 o3: measurement.o3ppm, no2: measurement.no2ppm,
+                                 co: measurement.coppm, so2: measurement.so2ppm))
+    }
+}
+
+extension MeasurementIndices {
+    /// Computes every index the measurement's values allow, with the tables in force at its slot's date.
+    public init(_ m: HourlyMeasurement) {
+        self.init(on: m.slot.date, pm: m.pm, pm24h: m.pm24h, o3ppm: m.o3ppm, no2ppm: m.no2ppm, coppm: m.coppm, so2ppm: m.so2ppm)
+    }
+}
+
+/// Recomputes each grade AirKorea supplied for `measurement` and pairs it with theirs
+/// (Domain's `crossCheckGrades(on:…)`): `grades` against the 24-h values, `grades1h` against the
+/// hourly ones, `khaiGrade` against `khai`. When the measurement's `indices` are set, their
+/// Korean grades are used as ours instead of grading again. The gas grades are not checked.
+public func crossCheckGrades(_ measurement: HourlyMeasurement) -> [GradeCheck] {
+    crossCheckGrades(on: measurement.slot.date, pm: measurement.pm, pm24h: measurement.pm24h, khai: measurement.khai,
+                     theirs24h: DustPair(pm10: measurement.grades.pm10, pm25: measurement.grades.pm25),
+                     theirs1h: measurement.grades1h, theirsKhai: measurement.khaiGrade, indices: measurement.indices)
+}
+
+/// One station's hourly PM10 and PM2.5 concentrations (µg/m³) keyed by `HourlyMeasurement.slot`.
+///
+/// Missing values stay absent (never 0). Pass one station's measurements; when two carry a value
+/// for the same slot, the later one in `measurements` wins.
+public func hourlyPM(from measurements: some Sequence<HourlyMeasurement>) -> DustPair<HourlySeries<MicrogramsPerCubicMetre>> {
+    Domain.hourlyPM(from: measurements.lazy.map { (slot: $0.slot, pm: $0.pm) })
 }
