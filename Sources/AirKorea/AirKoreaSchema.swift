@@ -184,7 +184,8 @@ public enum AirKoreaSchema {
     static let forecast = TableDeclaration(
         "forecast", "One AirKorea dust forecast: pollutant × forecast day × release",
         columns: forecastColumns,
-        key: ["inform_code", "forecast_date", "released_at"])
+        key: ["inform_code", "forecast_date", "released_at"],
+        dataTime: DataTimeColumn("released_at", .issued, .kstHourLabel))
 
     /// A forecast's informGrade split into one row per region; replaced with its release.
     static let forecastRegion = TableDeclaration(

@@ -95,13 +95,13 @@ public struct QuotaUsage: Sendable, Equatable {
 
 /// The time a table's data itself carries, as opposed to when it was loaded.
 public enum DataTimeKind: String, Sendable, Codable {
-    /// The end of the newest measured hour (`measurement.observed_at`).
+    /// The end of the newest measured hour (a pipeline's `newest_observed_at` bookmark).
     case measured
-    /// The newest forecast release (`forecast.released_at`).
+    /// The newest release of a forecast (a table's declared `DataTimeColumn`).
     case issued
-    /// The newest modification of a posting (`job_posting.modified_at`).
+    /// The newest modification of a record (a table's declared `DataTimeColumn`).
     case modified
-    /// Only the load time is known (station lists, CareerNet lists).
+    /// Only the load time is known (reference lists).
     case loaded
 }
 
@@ -132,8 +132,6 @@ public protocol LedgerReading: Sendable {
     func lastRunStarts(mode: RunMode?) throws -> [String: Date]
     /// The newest run of every pipeline.
     func pipelineRunSummaries() throws -> [PipelineRunSummary]
-    /// The newest time the data of `table` carries, with its kind.
-    func newestDataTime(in table: String) throws -> (Date, DataTimeKind)?
     /// Calls counted on `day` (KST) per quota scope.
     func quotaUsage(on day: LocalDate) throws -> [QuotaUsage]
     /// Calls counted on `day` for each of `scopes`.

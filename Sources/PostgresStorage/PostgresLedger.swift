@@ -190,21 +190,6 @@ extension PostgresStore {
         }
     }
 
-    public func newestDataTime(in table: String) throws -> (Date, DataTimeKind)? {
-        switch table {
-        case "forecast":
-            guard try hasTable("forecast"), let value = text(try link.run("SELECT max(released_at)::text FROM forecast").scalar ?? .null),
-                  let date = LocalDate(iso: value.prefix(10)), let hour = Int(value.dropFirst(11).prefix(2)),
-                  let slot = HourSlot(date: date, hour: hour) else { return nil }
-            return (slot.start, .issued)
-        case "job_posting":
-            guard try hasTable("job_posting") else { return nil }
-            return Self.parseUTC(try link.run("SELECT max(modified_at) FROM job_posting").scalar).map { ($0, .modified) }
-        default:
-            return nil
-        }
-    }
-
     public func quotaUsage(on day: LocalDate) throws -> [QuotaUsage] {
         try link.run("""
             SELECT source, api, credential_variable, sum(calls)::bigint FROM api_call

@@ -22,7 +22,8 @@ struct PostgresReading: DatabaseReading {
     func check(sql: String) throws -> [String] { try store.checkQuery(sql) }
 
     /// The tables (ordinary and partitioned) and views of the store's schema in creation order,
-    /// each column with its type as `format_type` writes it and its place in the primary key.
+    /// each column with its type as `format_type` writes it (`timestamptz` as the DDL says it,
+    /// not `timestamp with time zone`) and its place in the primary key.
     func schema() throws -> DatabaseSchema {
         let objects = try store.link.run("""
             SELECT c.relname, CASE WHEN c.relkind = 'v' THEN 'view' ELSE 'table' END
@@ -35,7 +36,7 @@ struct PostgresReading: DatabaseReading {
             guard case .text(let name) = object[0], case .text(let kindText) = object[1],
                   let kind = DatabaseSchema.Kind(rawValue: kindText) else { continue }
             let columns = try store.link.run("""
-                SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                SELECT a.attname::text, replace(format_type(a.atttypid, a.atttypmod), 'timestamp with time zone', 'timestamptz'), a.attnotnull,
                        COALESCE((SELECT array_position(string_to_array(i.indkey::text, ' ')::int2[], a.attnum)
                                  FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary), 0)
                 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -55,7 +55,7 @@ public enum SaraminSchema {
         .revision,
     ], key: ["posting_id"], indexes: [
         IndexDeclaration("job_posting_by_modified", on: ["modified_at"]),
-    ])
+    ], dataTime: DataTimeColumn("modified_at", .modified, .utcInstant))
 
     /// A posting's child row: its parent and place in the published list.
     static let postingID = ColumnDeclaration("posting_id", .text, notNull: true,

@@ -93,7 +93,9 @@ import TestSupport
         let pm10 = try #require(lines.first { $0.hasPrefix("pm10 ") })
         #expect(pm10.contains(Self.type("REAL", "double precision", on: store)) && pm10.contains("µg/m³") && pm10.contains("AirKorea"))
         let cai = try #require(lines.first { $0.hasPrefix("cai ") })
-        #expect(cai.contains(Self.type("INTEGER", "integer", on: store)) && cai.contains("feedline"))
+        #expect(cai.contains(Self.type("INTEGER", "bigint", on: store)) && cai.contains("feedline"))
+        let observed = try #require(lines.first { $0.hasPrefix("observed_at ") })
+        #expect(observed.contains(Self.type("TEXT", "timestamptz", on: store)))
         #expect(text.contains("Scale: 1 좋음 · 2 보통"))
         for line in lines { #expect(DisplayWidth.columns(line) <= 80, "too wide: \(line)") }
     }

@@ -60,9 +60,16 @@ public struct StatusReport: Sendable {
             summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
             locks = try store.hasTable("run_lock") ? store.runLocks() : []
             usage = try store.hasTable("api_call") ? store.quotaUsage(on: today) : []
-            // A pipeline's `target:` names the table whose newest data time its line shows.
-            for table in Set(pipelines.compactMap(\.target)) {
-                if let time = try store.newestDataTime(in: table) { dataTimes[table] = time }
+            // A pipeline's `target:` names the table whose newest data time its line shows,
+            // from the column the table's declaration names.
+            let declared = environment.declaredSchema
+            let timed = Set(pipelines.compactMap(\.target)).compactMap { table in declared.table(table)?.dataTime.map { (table, $0) } }
+            if !timed.isEmpty {
+                let reader = try store.reading()
+                for (table, column) in timed where try reader.hasTable(table) {
+                    let newest = try reader.fetchAll(sql: "SELECT max(\(column.column)) FROM \(table)").rows.first?.first
+                    if case .text(let text)? = newest, let time = column.instant(text) { dataTimes[table] = (time, column.kind) }
+                }
             }
             if try store.hasTable("check_result") {
                 for summary in summaries { checks[summary.run] = try store.checkResults(run: summary.run) }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // A table, view or trigger declared once, by the module that owns it: its columns with their
@@ -168,17 +169,52 @@ public struct TableDeclaration: Sendable, Hashable {
     public var rows: [[String]]
     /// Columns of `rows`, when they are not all of the table's.
     public var rowColumns: [String]?
+    /// The column holding the time the data itself carries (`status` shows its newest value),
+    /// for tables that have one.
+    public var dataTime: DataTimeColumn?
 
     public init(_ name: String, _ meaning: String, internal isInternal: Bool = false,
                 columns: [ColumnDeclaration], key: [String], keyLayout: KeyLayout = .primaryKey,
                 unique: [[String]] = [], checks: [String] = [], foreignKeys: [CompositeForeignKey] = [],
-                indexes: [IndexDeclaration] = [], rows: [[String]] = [], rowColumns: [String]? = nil) {
+                indexes: [IndexDeclaration] = [], rows: [[String]] = [], rowColumns: [String]? = nil, dataTime: DataTimeColumn? = nil) {
         self.name = name; self.meaning = meaning; self.isInternal = isInternal; self.columns = columns
         self.key = key; self.keyLayout = keyLayout; self.unique = unique; self.checks = checks
         self.compositeForeignKeys = foreignKeys; self.indexes = indexes; self.rows = rows; self.rowColumns = rowColumns
+        self.dataTime = dataTime
     }
 
     public func column(_ name: String) -> ColumnDeclaration? { columns.first { $0.name == name } }
+}
+
+/// The column of a table whose newest value is how recent its data is.
+public struct DataTimeColumn: Sendable, Hashable {
+    /// How the column writes a time.
+    public enum Format: Sendable, Hashable {
+        /// A UTC instant, `YYYY-MM-DDTHH:MM:SSZ`.
+        case utcInstant
+        /// A KST hour label `YYYY-MM-DD HH:00`, standing for that hour's start.
+        case kstHourLabel
+    }
+
+    public var column: String
+    public var kind: DataTimeKind
+    public var format: Format
+
+    public init(_ column: String, _ kind: DataTimeKind, _ format: Format) {
+        self.column = column; self.kind = kind; self.format = format
+    }
+
+    /// The instant a value of the column stands for, or nil when it is not one.
+    public func instant(_ text: String) -> Date? {
+        switch format {
+        case .utcInstant:
+            return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        case .kstHourLabel:
+            guard let date = LocalDate(iso: text.prefix(10)), let hour = Int(text.dropFirst(11).prefix(2)),
+                  let slot = HourSlot(date: date, hour: hour) else { return nil }
+            return slot.start
+        }
+    }
 }
 
 /// A reference from several columns to another table's key.
