@@ -78,8 +78,12 @@ public struct AppEnvironment: Sendable {
         ]
     }
 
-    /// What the feeds bring to the store: their migrations and record writers.
-    /// What the bundled feeds bring to a store, with the views across them.
+    /// The environment variables the bundled feeds read their keys from, in registration order.
+    public static var credentialVariables: [String] {
+        standardFeeds(variables: [:]).map(\.credentialVariable)
+    }
+
+    /// What the bundled feeds bring to a store (declarations and writers), with the views across them.
     public static var standardSchema: FeedSchema {
         let feeds = standardFeeds(variables: [:])
         return FeedSchema.merged(feeds.map(\.schema) + [CrossSourceViews.schema(for: feeds)])

@@ -131,7 +131,7 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run pipelines: fetch (or read fixtures) → parse → map → transform → load.",
         discussion: """
-        With no names, runs every pipeline in the pipelines directory. By default payloads come from each pipeline's fixture files; --live fetches from the API (keys from the environment: AIRKOREA_SERVICE_KEY, CAREERNET_API_KEY, SARAMIN_ACCESS_KEY, OPENWEATHER_API_KEY, OPENAQ_API_KEY; calls are paced to each feed's rate limits). Each pipeline loads in one transaction: it commits whole or not at all, and re-running the same payloads changes nothing.
+        With no names, runs every pipeline in the pipelines directory. By default payloads come from each pipeline's fixture files; --live fetches from the API (keys from the environment: \(AppEnvironment.credentialVariables.joined(separator: ", ")); calls are paced to each feed's rate limits). Each pipeline loads in one transaction: it commits whole or not at all, and re-running the same payloads changes nothing.
 
         Examples:
           feedline run

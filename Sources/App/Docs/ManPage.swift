@@ -219,7 +219,7 @@ enum ManPage {
     .B FEEDLINE_DB, FEEDLINE_PIPELINES, FEEDLINE_FIXTURES, FEEDLINE_ARCHIVE, FEEDLINE_QUERIES
     Paths (flags take precedence; both over the home's feedline.yaml).
     .TP
-    .B AIRKOREA_SERVICE_KEY, CAREERNET_API_KEY, SARAMIN_ACCESS_KEY, OPENWEATHER_API_KEY, OPENAQ_API_KEY
+    .B \#(AppEnvironment.credentialVariables.joined(separator: ", "))
     API keys for live runs; never logged or stored.
     .TP
     .B FEEDLINE_RATE_LIMIT_WAIT_MS

@@ -87,7 +87,12 @@ public final class SignalStopper: @unchecked Sendable {
 
     /// Removes the sources and restores the default actions.
     public func cancel() {
-        for source in sources { source.cancel() }
+        for source in sources {
+            // Cancellation completes on libdispatch's own thread: the source stays alive until it
+            // has (a source freed before then can crash that thread).
+            source.setCancelHandler { withExtendedLifetime(source) {} }
+            source.cancel()
+        }
         sources = []
         for number in signals { signal(number, SIG_DFL) }
     }
