@@ -25,6 +25,12 @@ import TestSupport
         }
     }
 
+    /// The help and the man page list the key variables of exactly the registered feeds.
+    @Test func theHelpListsTheKeyVariableOfEveryRegisteredFeed() {
+        #expect(AppEnvironment.credentialVariables == AppEnvironment.standardFeeds(variables: [:]).map(\.credentialVariable),
+                "a feed was registered or removed: update AppEnvironment.credentialVariables and run `\(GeneratedDocs.regenerateCommand)`")
+    }
+
     /// Every command type in the tree, with its path (`["feedline", "run"]`).
     func commands(_ type: ParsableCommand.Type = FeedlineCommand.self, path: [String] = []) -> [(path: [String], type: ParsableCommand.Type)] {
         let here = path + [type.configuration.commandName ?? "?"]
