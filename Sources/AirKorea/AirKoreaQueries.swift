@@ -57,13 +57,6 @@ public enum AirKoreaQueries {
     /// Every monitoring station with coordinates, by name (empty when the station list was never
     /// loaded): what `{stations}` stands for.
     public static func stationCoordinates(_ database: any SQLReading) throws -> [NamedCoordinate] {
-        guard try database.hasTable("station") else { return [] }
-        return try database.fetchAll(sql: """
-            SELECT name, latitude, longitude FROM station
-            WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY name
-            """).rows.compactMap { row in
-            guard let name = row[0].text, let latitude = row[1].number, let longitude = row[2].number else { return nil }
-            return NamedCoordinate(name: name, latitude: latitude, longitude: longitude)
-        }
+        try NamedCoordinate.all(in: "station", named: "name", from: database)
     }
 }

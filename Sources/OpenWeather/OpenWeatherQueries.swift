@@ -8,13 +8,6 @@ public enum OpenWeatherQueries {
     /// Every place resolved by geocoding (the `place` table), by query, with its coordinates
     /// (empty before any was).
     public static func placeCoordinates(_ database: any SQLReading) throws -> [NamedCoordinate] {
-        guard try database.hasTable("place") else { return [] }
-        return try database.fetchAll(sql: """
-            SELECT query, latitude, longitude FROM place
-            WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY query
-            """).rows.compactMap { row in
-            guard let name = row[0].text, let latitude = row[1].number, let longitude = row[2].number else { return nil }
-            return NamedCoordinate(name: name, latitude: latitude, longitude: longitude)
-        }
+        try NamedCoordinate.all(in: "place", named: "query", from: database)
     }
 }

@@ -154,6 +154,19 @@ public struct NamedCoordinate: Sendable, Hashable {
     public var latitude: Double
     public var longitude: Double
     public init(name: String, latitude: Double, longitude: Double) { self.name = name; self.latitude = latitude; self.longitude = longitude }
+
+    /// Every row of `table` with both coordinates, named by `nameColumn` and ordered by it
+    /// (empty when the table does not exist yet): what a feed's coordinate placeholder reads.
+    public static func all(in table: String, named nameColumn: String, from database: any SQLReading) throws -> [NamedCoordinate] {
+        guard try database.hasTable(table) else { return [] }
+        return try database.fetchAll(sql: """
+            SELECT \(nameColumn), latitude, longitude FROM \(table)
+            WHERE latitude IS NOT NULL AND longitude IS NOT NULL ORDER BY \(nameColumn)
+            """).rows.compactMap { row in
+            guard let name = row[0].text, let latitude = row[1].number, let longitude = row[2].number else { return nil }
+            return NamedCoordinate(name: name, latitude: latitude, longitude: longitude)
+        }
+    }
 }
 
 /// Everything the commands need of a store: the ledger and transaction boundary, quota

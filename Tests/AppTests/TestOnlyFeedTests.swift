@@ -153,7 +153,11 @@ import TestSupport
         #expect(Console(environment: environment).describe(DescribeRequest(output: .datasette), paths: paths) == .success)
         let metadata = env.out
         let json = try #require(try JSONSerialization.jsonObject(with: Data(metadata.text.utf8)) as? [String: Any])
-        let tables = try #require((json["databases"] as? [String: Any])?.values.first.flatMap { ($0 as? [String: Any])?["tables"] as? [String: Any] })
+        let databases = try #require(json["databases"] as? [String: Any])
+        // Datasette keys a database by its file's stem; a PostgreSQL store by its database's name.
+        let expectedName = db.postgresURL.map { String($0.split(separator: "/").last!.split(separator: "?")[0]) } ?? env.database.deletingPathExtension().lastPathComponent
+        #expect(Array(databases.keys) == [expectedName])
+        let tables = try #require(databases.values.first.flatMap { ($0 as? [String: Any])?["tables"] as? [String: Any] })
         let pollen = try #require(tables["pollen_count"] as? [String: Any])
         #expect(pollen["description"] as? String == "One station's pollen count on one day")
         #expect((pollen["units"] as? [String: String])?["grains"] == "1/m**3")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import PostgresStorage
 
 // MARK: - Command
 
@@ -84,7 +85,9 @@ extension Console {
     public func describe(_ request: DescribeRequest, paths: Paths) -> ExitStatus {
         let out = environment.output, err = environment.errorOutput
         if request.output == .datasette {
-            let stem = paths.database.deletingPathExtension().lastPathComponent
+            // Datasette keys a database by its file's stem; a PostgreSQL store by its database's name.
+            let stem = paths.postgresURL.flatMap { try? PostgresAddress(parsing: $0).database }
+                ?? paths.database.deletingPathExtension().lastPathComponent
             do { out(try DatasetteMetadata(databaseName: stem, declared: environment.declaredSchema).json()) } catch {
                 err("error: cannot write the Datasette metadata: \(error)")
                 return .failure
