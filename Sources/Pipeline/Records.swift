@@ -122,16 +122,17 @@ public struct UnregisteredRecordError: Error, CustomStringConvertible, Sendable 
     }
 }
 
-/// A versioned schema change a feed brings for its own tables. Identifiers are global: prefix
-/// them with the feed's name (`openweather-v1-air-pollution`). Never edited once released.
+/// A change written as SQL rather than declared: what `ALTER TABLE … ADD` cannot make from a
+/// declaration (a changed type or constraint, a rebuilt table), and tests' scratch tables.
+/// Applied after the declared schema, once per database, by identifier; identifiers are global
+/// (prefix them with the feed's name) and never edited once released.
 public struct SchemaMigration: Sendable, Hashable {
     public let identifier: String
     /// The SQL (SQLite dialect) creating or changing the feed's tables, views and indexes.
     public let sqlite: String
-    /// The same change in PostgreSQL's dialect: the same tables, columns, keys, checks and
-    /// views, with types mapped deliberately (see `Sources/PostgresStorage/README.md`). Nil
-    /// when the feed's tables are not available on PostgreSQL (opening a PostgreSQL store
-    /// with such a feed is refused).
+    /// The same change in PostgreSQL's dialect, with types mapped as `PostgresDialect` maps
+    /// them. Nil when the change has no PostgreSQL form (opening a PostgreSQL store with it is
+    /// refused).
     public let postgres: String?
 
     public init(_ identifier: String, sqlite: String, postgres: String? = nil) {
@@ -141,9 +142,9 @@ public struct SchemaMigration: Sendable, Hashable {
     }
 }
 
-/// What a feed brings to the store: its migrations and a writer per record type it produces.
-/// Registered with the feed in the composition root; stores apply the migrations after
-/// feedline's own and dispatch writes by record type.
+/// What a feed brings to the store: its declared tables and a writer per record type it
+/// produces. Registered with the feed in the composition root; stores build the declared schema
+/// (feedline's own tables first) and dispatch writes by record type.
 public struct FeedSchema: Sendable {
     /// The feed's tables, views and triggers, declared once; every store renders its own DDL
     /// from them and `describe` reads their meanings.
