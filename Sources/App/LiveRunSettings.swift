@@ -59,7 +59,11 @@ extension AppEnvironment {
     /// The runner every command loads through (run, replay, schedule, backfill), logging its events.
     func makeRunner(store: any FeedlineStore) -> PipelineRunner {
         let logger = logger
-        return PipelineRunner(feeds: feeds, store: store, clock: clock) { event in Console.log(event, logger: logger) }
+        // A live run's fetched rows wait for its load in an unlinked file under TMPDIR.
+        let spoolDirectory = variables["TMPDIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        return PipelineRunner(feeds: feeds, store: store, clock: clock, makeSpool: { try FileRowSpool(directory: spoolDirectory) }) { event in
+            Console.log(event, logger: logger)
+        }
     }
 
     /// The innermost live fetcher (key at send time, HTTP, archive under `paths.archive`); a live

@@ -79,6 +79,32 @@ public struct EncodedRows: Sendable {
     private mutating func unshare() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
+
+    /// The rows' bytes, for keeping them out of memory (`RowSpooling`).
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) { try body(UnsafeRawBufferPointer(start: storage.base, count: storage.count)) }
+    }
+
+    /// Rows read back from bytes `withUnsafeBytes` gave: `byteCount` bytes that `fill` copies
+    /// into the buffer, of `count` rows for `tables`.
+    public init(byteCount: Int, count: Int, tables: [UpsertTable], fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        storage.reserve(byteCount)
+        if byteCount > 0 { try fill(UnsafeMutableRawBufferPointer(start: storage.base, count: byteCount)) }
+        storage.count = byteCount
+        self.count = count
+        self.tables = tables
+    }
+}
+
+/// Where a live run keeps the encoded rows of the pages it has fetched until its load, so that
+/// memory does not grow with the number of pages: bytes appended once, read back once, in the
+/// same process. A store-independent port; FeedCore's `FileRowSpool` keeps them in an unlinked
+/// temporary file.
+public protocol RowSpooling: AnyObject, Sendable {
+    /// Appends `bytes`; returns the offset to read them back from.
+    func append(_ bytes: UnsafeRawBufferPointer) throws -> Int
+    /// Fills `buffer` with the bytes stored at `offset`.
+    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws
 }
 
 /// The growable byte buffer behind `EncodedRows` (malloc'd; values stored unaligned in place).

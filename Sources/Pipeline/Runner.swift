@@ -118,12 +118,17 @@ public struct PipelineRunner: Sendable {
     public let store: any RunStore
     public let clock: @Sendable () -> Date
     public let events: @Sendable (RunEvent) -> Void
+    /// Makes the spool a live run keeps its fetched pages' rows in until the load (one per run,
+    /// released with it); nil keeps them in memory.
+    public let makeSpool: (@Sendable () throws -> any RowSpooling)?
 
     public init(feeds: [any Feed], store: any RunStore, clock: @escaping @Sendable () -> Date,
+                makeSpool: (@Sendable () throws -> any RowSpooling)? = nil,
                 events: @escaping @Sendable (RunEvent) -> Void = { _ in }) {
         self.feeds = Dictionary(feeds.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         self.store = store
         self.clock = clock
+        self.makeSpool = makeSpool
         self.events = events
     }
 
@@ -132,6 +137,7 @@ public struct PipelineRunner: Sendable {
     public func fetchAll(_ plan: PlannedRun, feed: any Feed, fetcher: any PayloadFetching) async throws -> [StagedPayload] {
         let pipeline = plan.pipeline
         var staged: [StagedPayload] = []
+        var spool: (any RowSpooling)?
         for first in try plan.requests.get() {
             var page = 1
             while true {
@@ -139,8 +145,11 @@ public struct PipelineRunner: Sendable {
                 var payload = try await fetcher.fetch(request)
                 let context = DecodeContext(request: request, fallbackParameters: pipeline.fallbackParameters)
                 // Decoded once: by the fetch stage when it inspects pages (live runs), else here.
-                let inspection = try payload.inspection ?? PageInspection(prepared: Self.prepare(
+                var inspection = try payload.inspection ?? PageInspection(prepared: Self.prepare(
                     StagedPayload(payload: payload, feed: feed, context: context, archivePath: payload.file.path)))
+                // The page's rows wait for the load in the spool, not in memory.
+                if spool == nil { spool = try makeSpool?() }
+                if let spool { inspection = try inspection.spilled(into: spool) }
                 payload.inspection = inspection
                 payload.bytes = nil  // decoded: the archive copy is the bytes from now on
                 let summary = inspection.summary
@@ -159,8 +168,10 @@ public struct PipelineRunner: Sendable {
     }
 
     /// Runs a pipeline live: fetch everything, then load it in one transaction. Each page is
-    /// decoded once, while it is fetched; its records wait in memory for the load (a run holds
-    /// at most `max_pages` pages per request).
+    /// decoded once, while it is fetched; its encoded rows wait for the load in the run's spool
+    /// (`makeSpool`), so memory stays that of a page whatever the number of pages, and the write
+    /// transaction begins only after the last page arrived: no lock is held while feedline waits
+    /// on the network.
     public func runLive(_ plan: PlannedRun, fetcher: any PayloadFetching) async -> RunReport {
         await run(plan.pipeline.name, mode: .live, checks: plan.pipeline.checks) {
             let feed = try self.feed(named: plan.pipeline.source)
@@ -357,7 +368,7 @@ public struct PipelineRunner: Sendable {
     /// load back). Memory is one payload's records, as in `replay`.
     private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
         if !force, try session.wasLoaded(sha256: staged.payload.sha256) { return try write(nil, staged, into: session) }
-        return try write(staged.payload.inspection?.prepared ?? Self.prepare(staged), staged, into: session)
+        return try write(staged.payload.inspection?.prepared() ?? Self.prepare(staged), staged, into: session)
     }
 
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
@@ -584,12 +595,113 @@ public func asFeedError(_ error: Error) -> FeedError {
 
 /// A page decoded once — records mapped and transformed, diagnostics, summary — carried with its
 /// `RawPayload` from the fetch stage to the load, so a live page is never decoded twice.
+///
+/// Its encoded rows and diagnostics may wait in a `RowSpooling` instead of memory
+/// (`spilled(into:)`), read back when the load writes the page; only records whose writers do
+/// not encode rows (small reference lists) stay in memory.
 public final class PageInspection: Sendable {
-    let prepared: PreparedPayload
+    private let kept: PreparedPayload
+    /// Where the page waits when it is not in `kept`: the spool, the offset, the byte count.
+    private let spool: (spool: any RowSpooling, offset: Int, byteCount: Int)?
     /// What the page held: item count and the paging numbers the API reported.
-    public var summary: PageSummary { prepared.summary }
+    public var summary: PageSummary { kept.summary }
 
-    init(prepared: PreparedPayload) { self.prepared = prepared }
+    init(prepared: PreparedPayload) { kept = prepared; spool = nil }
+
+    private init(kept: PreparedPayload, spool: (spool: any RowSpooling, offset: Int, byteCount: Int)) {
+        self.kept = kept; self.spool = spool
+    }
+
+    /// The same inspection with its rows and diagnostics in `spool` rather than in memory
+    /// (itself when it already spilled). The records that stay are kept in `entries` order.
+    func spilled(into spool: any RowSpooling) throws -> PageInspection {
+        guard self.spool == nil else { return self }
+        var page = SpooledPage()
+        page.put(UInt64(kept.rows.byteCount))
+        kept.rows.withUnsafeBytes { page.bytes.append(contentsOf: $0) }
+        page.put(UInt32(kept.entries.count))
+        var light = kept
+        light.entries = []
+        for entry in kept.entries {
+            switch entry {
+            case .rows(let range): page.put(UInt8(0)); page.put(UInt64(range.lowerBound)); page.put(UInt64(range.upperBound))
+            case .diagnostic(let d):
+                page.put(UInt8(1)); page.put(d.code.rawValue); page.put(d.message); page.put(d.location)
+                page.put(UInt8(d.value == nil ? 0 : 1)); if let value = d.value { page.put(value) }
+            case .record:
+                page.put(UInt8(2)); light.entries.append(entry)
+            }
+        }
+        let offset = try page.bytes.withUnsafeBytes { try spool.append($0) }
+        light.rows = EncodedRows(byteCount: 0, count: kept.rows.count, tables: kept.rows.tables) { _ in }
+        return PageInspection(kept: light, spool: (spool, offset, page.bytes.count))
+    }
+
+    /// The prepared page, read back from the spool when it waits there.
+    func prepared() throws -> PreparedPayload {
+        guard let (spool, offset, byteCount) = spool else { return kept }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        try bytes.withUnsafeMutableBytes { try spool.read(at: offset, into: $0) }
+        var reader = SpooledPage.Reader(bytes: bytes)
+        var whole = kept
+        let rowBytes = Int(try reader.take(UInt64.self))
+        let start = reader.offset
+        whole.rows = EncodedRows(byteCount: rowBytes, count: kept.rows.count, tables: kept.rows.tables) { buffer in
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + rowBytes])) }
+        }
+        reader.offset += rowBytes
+        var records = kept.entries.makeIterator()
+        whole.entries = []
+        for _ in 0..<Int(try reader.take(UInt32.self)) {
+            switch try reader.take(UInt8.self) {
+            case 0: whole.entries.append(.rows(Int(try reader.take(UInt64.self))..<Int(try reader.take(UInt64.self))))
+            case 1:
+                let code = try reader.text(), message = try reader.text(), location = try reader.text()
+                let value = try reader.take(UInt8.self) == 1 ? try reader.text() : nil
+                whole.entries.append(.diagnostic(Diagnostic(code: DiagnosticCode(code), message: message, location: location, value: value)))
+            default:
+                guard let record = records.next() else { throw SpooledPage.Damaged() }
+                whole.entries.append(record)
+            }
+        }
+        return whole
+    }
+}
+
+/// One page's rows and diagnostics as the spool keeps them: the rows' bytes after their length,
+/// then the entries (tag 0 a byte range of rows, 1 a diagnostic's four texts, 2 a record kept in
+/// memory), numbers little-endian, texts as a UInt32 byte count and UTF-8.
+struct SpooledPage {
+    var bytes: [UInt8] = []
+
+    mutating func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func put(_ text: String) { let utf8 = Array(text.utf8); put(UInt32(utf8.count)); bytes += utf8 }
+
+    /// The spool gave back bytes that do not read as a page (it cannot happen unless the spool
+    /// file was changed under the run).
+    struct Damaged: Error, CustomStringConvertible {
+        var description: String { "the run's spool file does not read back as the pages written to it." }
+    }
+
+    struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        mutating func take<T: FixedWidthInteger>(_: T.Type) throws -> T {
+            guard offset + MemoryLayout<T>.size <= bytes.count else { throw Damaged() }
+            var value: T = 0
+            withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[offset..<offset + MemoryLayout<T>.size]) }
+            offset += MemoryLayout<T>.size
+            return T(littleEndian: value)
+        }
+
+        mutating func text() throws -> String {
+            let count = Int(try take(UInt32.self))
+            guard offset + count <= bytes.count else { throw Damaged() }
+            defer { offset += count }
+            return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+        }
+    }
 }
 
 /// Decodes fetched pages once, for the fetch stage: a decorator runs it on every page it

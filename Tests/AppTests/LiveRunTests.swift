@@ -128,6 +128,32 @@ import TestSupport
         }
     }
 
+    /// A live run keeps its pages' rows for the load in a spool file under TMPDIR, not in
+    /// memory: where no spool can be made, the run stops with a sentence saying so and loads
+    /// nothing; with one, every row loads and no spool file is left behind.
+    @Test func livePagesWaitForTheLoadInASpoolUnderTMPDIR() async throws {
+        let server = try Self.pagingServer()
+        defer { server.stop() }
+        var env = try TestEnvironment()
+        defer { env.dir.remove() }
+        env.variables["AIRKOREA_SERVICE_KEY"] = Self.sentinelKey
+        env.airKoreaBase = server.baseURL
+        env.variables["TMPDIR"] = env.dir.path("no-such-directory").path
+        let pipelines = try env.writePipeline("seoul", Self.pipeline)
+
+        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .failure)
+        let said = env.out.text + env.err.text
+        #expect(said.contains("spool") && said.contains("TMPDIR"), "\(said)")
+        #expect(try count(env.database, "SELECT count(*) FROM measurement") == 0)
+
+        let spools = env.dir.path("spools")
+        try FileManager.default.createDirectory(at: spools, withIntermediateDirectories: true)
+        env.variables["TMPDIR"] = spools.path
+        #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .success, "\(env.err.text)")
+        #expect(try count(env.database, "SELECT count(*) FROM measurement") == 7)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spools.path).isEmpty)
+    }
+
     @Test func liveModeWithoutAKeyStopsAtOnceNamingTheVariable() async throws {
         let server = try Self.pagingServer()
         defer { server.stop() }

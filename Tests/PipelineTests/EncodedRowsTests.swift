@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+@testable import Pipeline
 import PropertyBased
 import Testing
 
@@ -78,6 +78,70 @@ struct EncodedRowsTests {
             }
             // Each table appears once in the encoded set, however many rows use it.
             #expect(encoded.tables.count == Set(rows.map(\.table)).count)
+        }
+    }
+
+    /// A spool in memory, as a live run's (`RowSpooling`) keeps pages' rows until its load.
+    final class MemorySpool: RowSpooling, @unchecked Sendable {
+        var bytes: [UInt8] = []
+        func append(_ data: UnsafeRawBufferPointer) throws -> Int { defer { bytes += data }; return bytes.count }
+        func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + buffer.count]))
+        }
+    }
+
+    @Test("rows kept in a spool and read back are the rows written, among other pages' rows")
+    func spoolRoundTrip() throws {
+        seededPropertyCheck(count: 200, input: zip(Self.rows, Self.rows)) { first, second in
+            let spool = MemorySpool()
+            var pages: [(offset: Int, count: Int, rows: EncodedRows)] = []
+            for rows in [first, second] {
+                let (encoded, _) = Self.encode(rows)
+                let offset = try! encoded.withUnsafeBytes { try spool.append($0) }
+                pages.append((offset, encoded.byteCount, encoded))
+            }
+            for (page, rows) in zip(pages, [first, second]) {
+                let back = try! EncodedRows(byteCount: page.count, count: page.rows.count, tables: page.rows.tables) {
+                    try spool.read(at: page.offset, into: $0)
+                }
+                let decoded = Self.decode(back)
+                #expect(back.count == rows.count && decoded.count == rows.count)
+                for (given, again) in zip(rows, decoded) {
+                    #expect(again.table == Self.tables[given.table].table && again.counted == given.counted)
+                    #expect(Self.same(again.values, given.values))
+                }
+            }
+        }
+    }
+
+    @Test("a page spilled to the spool reads back with the same rows, diagnostics and records, in order")
+    func pageSpillRoundTrip() throws {
+        struct Note: LoadableRecord { var text: String }
+        seededPropertyCheck(count: 100, input: Self.rows) { rows in
+            let (encoded, boundaries) = Self.encode(rows)
+            var entries: [PreparingSink.Entry] = [.diagnostic(Diagnostic(code: DiagnosticCode("grade-mismatch"), message: "종로구 said 2, ours 3.",
+                                                                         location: "item 1", value: nil))]
+            if boundaries.count > 2 { entries.append(.rows(0..<boundaries[1])) }
+            entries.append(.record(FeedRecord(Note(text: "first"))))
+            entries.append(.diagnostic(Diagnostic(code: DiagnosticCode("x"), message: "", location: "a\u{0}b", value: "🙂")))
+            if boundaries.count > 2 { entries.append(.rows(boundaries[1]..<encoded.byteCount)) }
+            entries.append(.record(FeedRecord(Note(text: "second"))))
+            let page = PreparedPayload(entries: entries, rows: encoded, summary: PageSummary(itemCount: rows.count), newestSlot: nil)
+            let spool = MemorySpool()
+            let spilled = try! PageInspection(prepared: page).spilled(into: spool)
+            #expect(!spool.bytes.isEmpty)
+            let back = try! spilled.prepared()
+            #expect(back.rows.count == rows.count && back.rows.byteCount == encoded.byteCount)
+            #expect(back.entries.count == entries.count)
+            for (a, b) in zip(entries, back.entries) {
+                switch (a, b) {
+                case (.rows(let x), .rows(let y)): #expect(x == y)
+                case (.diagnostic(let x), .diagnostic(let y)): #expect(x == y)
+                case (.record(let x), .record(let y)): #expect((x.value as? Note)?.text == (y.value as? Note)?.text)
+                default: Issue.record("entry \(a) came back as \(b)")
+                }
+            }
+            for (given, again) in zip(rows, Self.decode(back.rows)) { #expect(Self.same(again.values, given.values)) }
         }
     }
 
