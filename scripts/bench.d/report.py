@@ -32,7 +32,7 @@ TARGETS = {
     "pg_vs_limit": 0.5,       # PostgreSQL: feedline rows/s ≥ 0.5 × the native limit's (libpq COPY)
     "pg_rerun_share": 0.05,   # PostgreSQL: unchanged re-run ≤ 5 % of the first load's time
 }
-SQLITE_PHASES = {"xml", "json", "unchanged", "unchanged-cold", "force", "rss", "live", "startup", "idle"}
+SQLITE_PHASES = {"xml", "json", "unchanged", "unchanged-cold", "force", "rss", "live", "startup", "idle", "steady", "day-first"}
 TOOLS = [("feedline", "feedline (release)"), ("live", "feedline run --live"), ("limit-1txn", "limit, 1 transaction"),
          ("limit", "limit, txn per page"), ("python", "Python peer")]
 
@@ -218,6 +218,16 @@ def main(argv):
                        f"peak RSS {max(r['rss_kb'] for r in fo) / 1024:.1f} MiB")
             checks.append((changed == 0, f"--force re-run re-parsed everything and changed no row ({changed} inserted+updated)"))
         out.append("")
+
+        steady, day_first = summarise(runs, "steady", "feedline"), summarise(runs, "day-first", "feedline")
+        if steady and day_first:
+            out.append("Steady state: one new day (XML) into a database already holding 30 days, against the same day into a new file")
+            for label, st in (("into 30 days", steady), ("into a new file", day_first)):
+                out.append(f"  {label:<16} median {st['median']:.3f} s, CPU {st['cpu']:.2f} s, {st['rows']:,} rows, {st['rows_s']:,.0f} rows/s, "
+                           f"peak RSS {st['rss_mb']:.1f} MiB; runs " + " ".join(f"{x:.3f}" for x in st["secs"]))
+            out.append(f"  steady ÷ new file: {steady['median'] / day_first['median']:.2f} × by wall, "
+                       f"{steady['cpu'] / day_first['cpu']:.2f} × by CPU")
+            out.append("")
 
         startup = {tool: [r for r in runs if r["phase"] == "startup" and r["tool"] == tool] for tool in ("version", "query")}
         base_kb = max((r["rss_kb"] for r in startup["version"]), default=None)
