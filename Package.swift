@@ -1,20 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Release builds put each Swift function of feedline's own targets in a section of its own, and
-/// the executable's link places the functions listed in Sources/feedline/hot-functions.txt (the
-/// ones feedline's common paths run; `scripts/hot-functions` regenerates it) next to each other.
-/// The code a run touches then lies on fewer pages: the kernel maps 64 KiB around every page of
-/// code touched, and scattered functions kept megabytes of code resident (`--version` 19.6 ->
-/// 17.0 MiB peak RSS; README "Performance"). SwiftPM does not relink when only these flags or the
-/// list change: remove the release binary (or the release build directory) first.
-let ownFunctionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))]
-let hotFunctionOrder: [LinkerSetting] = [
-    // gold (the Swift toolchain's default linker on Linux) named explicitly: the option is gold's.
-    .unsafeFlags(["-use-ld=gold", "-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/feedline/hot-functions.txt"],
-                 .when(platforms: [.linux], configuration: .release)),
-]
-
 let package = Package(
     name: "feedline",
     platforms: [.macOS(.v14)],
@@ -41,9 +27,9 @@ let package = Package(
     ],
     targets: [
         // Pure calculations and the values they need: no networking, XML, SQLite or logging.
-        .target(name: "Domain", swiftSettings: ownFunctionSections),
+        .target(name: "Domain", exclude: ["README.md"]),
         // Stage types, the runner's contracts and the ports the outer layers implement.
-        .target(name: "Pipeline", dependencies: ["Domain"], exclude: ["README.md"], swiftSettings: ownFunctionSections),
+        .target(name: "Pipeline", dependencies: ["Domain"], exclude: ["README.md"]),
         // libxml2, for the streaming SAX reader in FeedCore.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
@@ -55,25 +41,24 @@ let package = Package(
         // of libcurl4-openssl-dev to build): nothing else maps its ~30 libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
-        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl", "CBytes"],
-                swiftSettings: ownFunctionSections),
+        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl", "CBytes"]),
         // AirKorea (data.go.kr B552584) realtime, station, forecast, statistics and PM-alert endpoints.
-        .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"], swiftSettings: ownFunctionSections),
+        .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // CareerNet (career.go.kr getOpenApi) school, major and job-dictionary lists.
-        .target(name: "CareerNet", dependencies: ["Domain", "Pipeline", "FeedCore"], swiftSettings: ownFunctionSections),
+        .target(name: "CareerNet", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // Saramin job-search postings.
-        .target(name: "Saramin", dependencies: ["Domain", "Pipeline", "FeedCore"], swiftSettings: ownFunctionSections),
+        .target(name: "Saramin", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // OpenWeather air pollution (current, forecast, history) and current weather, by coordinates.
-        .target(name: "OpenWeather", dependencies: ["Domain", "Pipeline", "FeedCore"], swiftSettings: ownFunctionSections),
+        .target(name: "OpenWeather", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // OpenAQ v3 locations, sensors, latest values and hourly averages (key in the X-API-Key header).
-        .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"], swiftSettings: ownFunctionSections),
+        .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // Process-wide SQLite settings that only C can make (`sqlite3_config` is variadic).
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Process settings Swift cannot make: malloc's (malloc.h is not in Swift's Glibc module), prctl (variadic).
         .target(name: "CProcess"),
         // SQLite through GRDB: migrations, stores, ledger.
         .target(name: "Storage", dependencies: ["Domain", "Pipeline", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift")],
-                exclude: ["README.md"], swiftSettings: ownFunctionSections),
+                exclude: ["README.md"]),
         // PostgreSQL through postgres-nio: the same ports as Storage. Empty unless built with the
         // PostgreSQL trait.
         .target(name: "PostgresStorage", dependencies: [
@@ -83,17 +68,15 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
-        ], exclude: ["README.md"], swiftSettings: ownFunctionSections),
+        ], exclude: ["README.md"]),
         // The composition root and the commands.
         .target(name: "App", dependencies: [
             "Domain", "Pipeline", "FeedCore", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ", "Storage", "PostgresStorage", "CProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
-        ], exclude: ["README.md"], swiftSettings: ownFunctionSections),
-        .executableTarget(name: "feedline", dependencies: ["App", "Storage", "CProcess"], exclude: ["hot-functions.txt"],
-                          swiftSettings: ownFunctionSections,
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])] + hotFunctionOrder),
+        ], exclude: ["README.md"]),
+        .executableTarget(name: "feedline", dependencies: ["App", "Storage", "CProcess"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
