@@ -160,16 +160,21 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print the request plan (redacted URLs) and its quota cost; call and write nothing.")
     var dryRun = false
 
+    @Flag(help: "Fetch every page again, even pages an interrupted live run of the same plan archived (by default they are loaded from the archive).")
+    var fresh = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if live && fixtures != nil { throw ValidationError("--live and --fixtures exclude each other.") }
+        if fresh && !live { throw ValidationError("--fresh applies to live runs (--live).") }
     }
 
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
-        try finish(await Console(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun))
+        try finish(await Console(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun,
+                                                                    fresh: fresh))
     }
 }
 

@@ -94,7 +94,7 @@ public struct Console: Sendable {
     /// `feedline run`: runs the named pipelines (all when `names` is empty) from fixtures or
     /// live through `PipelineRuns`, printing a line per run as it finishes and the totals.
     public func run(names: [String], source: RunMode, paths: Paths, json: Bool = false, dryRun: Bool = false,
-                    slot: PipelineRuns.ScheduledSlot? = nil) async -> ExitStatus {
+                    fresh: Bool = false, slot: PipelineRuns.ScheduledSlot? = nil) async -> ExitStatus {
         let runs = PipelineRuns(environment: environment)
         do throws(CommandRefusal) {
             let selection = try runs.select(names: names, paths: paths)
@@ -102,7 +102,7 @@ public struct Console: Sendable {
             if dryRun { return self.dryRun(selection.pipelines, source: source, paths: paths, json: json) }  // DryRun.swift
             let nameWidth = selection.pipelines.map { DisplayWidth.columns($0.name) }.max() ?? 0
             let out = out, err = err
-            let outcome = try await runs.run(selection, mode: source, paths: paths, names: names, slot: slot) { report in
+            let outcome = try await runs.run(selection, mode: source, paths: paths, names: names, slot: slot, fresh: fresh) { report in
                 if !json { out(Self.summaryLine(report, nameWidth: nameWidth)) }
             }
             for locked in outcome.lockedOut { err("error: \(locked.reason)") }
@@ -211,6 +211,7 @@ public struct Console: Sendable {
         line += "  " + DisplayWidth.pad(r.run.map { "run #\($0.rawValue)" } ?? "", toColumns: 8)
         line += "  payloads \(n(c.payloadsLoaded))"
         if c.payloadsAlreadyLoaded > 0 { line += " (+\(n(c.payloadsAlreadyLoaded)) already loaded)" }
+        if r.resumedPages > 0 { line += " (\(n(r.resumedPages)) from an interrupted run's archive)" }
         line += "  rows \(n(c.rows)): \(n(c.inserted)) new, \(n(c.updated)) updated, \(n(c.unchanged)) unchanged  diagnostics \(n(c.diagnostics))"
         if !r.fileErrors.isEmpty { line += "  unreadable files \(n(r.fileErrors.count))" }
         if !r.checks.isEmpty { line += "  checks \(r.checks.tally)" }
@@ -273,6 +274,8 @@ public struct Console: Sendable {
         var run: Int64?
         var payloads: Int
         var payloads_already_loaded: Int
+        /// Pages taken from the archive of an interrupted run of the same plan, not fetched again.
+        var pages_resumed: Int
         var rows_inserted: Int
         var rows_updated: Int
         var rows_unchanged: Int
@@ -288,6 +291,7 @@ public struct Console: Sendable {
             status = r.error == nil ? (r.fileErrors.isEmpty ? "succeeded" : "partial") : "failed"
             run = r.run?.rawValue
             payloads = c.payloadsLoaded; payloads_already_loaded = c.payloadsAlreadyLoaded
+            pages_resumed = r.resumedPages
             rows_inserted = c.inserted; rows_updated = c.updated; rows_unchanged = c.unchanged; diagnostics = c.diagnostics
             error = r.error?.description
             retryable = r.error.map { $0.retryability == .transient }
@@ -301,6 +305,7 @@ public struct Console: Sendable {
             try c.encode(pipeline, forKey: .pipeline); try c.encode(mode, forKey: .mode); try c.encode(status, forKey: .status)
             try c.encode(run, forKey: .run); try c.encode(payloads, forKey: .payloads)
             try c.encode(payloads_already_loaded, forKey: .payloads_already_loaded)
+            try c.encode(pages_resumed, forKey: .pages_resumed)
             try c.encode(rows_inserted, forKey: .rows_inserted); try c.encode(rows_updated, forKey: .rows_updated)
             try c.encode(rows_unchanged, forKey: .rows_unchanged); try c.encode(diagnostics, forKey: .diagnostics)
             try c.encode(error, forKey: .error); try c.encode(retryable, forKey: .retryable)
@@ -309,7 +314,7 @@ public struct Console: Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case pipeline, mode, status, run, payloads, payloads_already_loaded, rows_inserted, rows_updated, rows_unchanged,
+            case pipeline, mode, status, run, payloads, payloads_already_loaded, pages_resumed, rows_inserted, rows_updated, rows_unchanged,
                  diagnostics, error, retryable, file_errors, checks
         }
     }

@@ -66,6 +66,43 @@ extension AppEnvironment {
         }
     }
 
+    /// Runs `plan` live, resumably: the pages an interrupted run of the same plan archived (within
+    /// `resumeWindow`) are loaded from the archive instead of fetched again, and the journal that
+    /// lists them is removed once the load commits. `fresh` fetches every page again.
+    func resumableLive(_ plan: PlannedRun, runner: PipelineRunner, fetcher: any PayloadFetching, paths: Paths, fresh: Bool) async -> RunReport {
+        guard let requests = try? plan.requests.get() else { return await runner.runLive(plan, fetcher: fetcher) }
+        let journal: ResumeJournal
+        do {
+            journal = try ResumeJournal(archive: PayloadArchive(root: paths.archive), pipeline: plan.pipeline.name, requests: requests,
+                                        window: fresh ? 0 : resumeWindow(plan.pipeline), now: clock())
+        } catch {
+            logger.warning("cannot keep the run's resume journal: an interruption of this run will fetch every page again",
+                           metadata: ["pipeline": "\(plan.pipeline.name)", "error": "\(error)"])
+            return await runner.runLive(plan, fetcher: fetcher)
+        }
+        if journal.pagesFound > 0 {
+            logger.notice("resuming an interrupted run: its archived pages are loaded from the archive, not fetched again", metadata: [
+                "pipeline": "\(plan.pipeline.name)", "resume.pages": "\(journal.pagesFound)",
+                "resume.plan_started": "\(iso8601UTC(journal.planStarted))",
+            ])
+        }
+        var report = await runner.runLive(plan, fetcher: ResumingFetcher(base: fetcher, journal: journal))
+        report.resumedPages = journal.resumedPages
+        // Kept for the next run only when the source failed in a way worth trying again (down,
+        // timing out, over its rate): a page that loaded but broke a check, or a request the
+        // API refused for good, is fetched afresh.
+        if report.committed || report.error?.retryability != .transient { journal.finish() }
+        return report
+    }
+
+    /// How long an interrupted run's pages stay worth resuming from: one interval of the
+    /// pipeline's schedule (a later slot asks for newer data and fetches afresh), or a day for a
+    /// pipeline without one (a backfill or a run by hand).
+    func resumeWindow(_ pipeline: PipelineDefinition) -> TimeInterval {
+        let schedule = pipeline.schedule.flatMap { try? CronSchedule($0, timeZone: pipeline.timeZone) }
+        return schedule?.typicalInterval(around: clock()) ?? 86_400
+    }
+
     /// The innermost live fetcher (key at send time, HTTP, archive under `paths.archive`); a live
     /// run wraps it with `LiveRunSettings.fetcher` (through `prepareLiveRun`, or backfill's plan).
     func makeLiveFetcher(paths: Paths) -> LiveFetcher {

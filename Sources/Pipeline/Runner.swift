@@ -85,6 +85,11 @@ public struct RunReport: Sendable {
     /// The results of the pipeline's declared checks, in declaration order (empty when it
     /// declares none or the load failed before they ran).
     public var checks: [CheckResult] = []
+    /// Whether the load committed (also when `error` checks failed but kept their rows).
+    public var committed = false
+    /// Pages of a live run taken from the archive of an interrupted run of the same plan
+    /// instead of fetched again (`ResumeJournal`).
+    public var resumedPages = 0
 
     public var succeeded: Bool { error == nil }
 
@@ -225,6 +230,7 @@ public struct PipelineRunner: Sendable {
         switch outcome {
         case .success(let (run, counts, fileErrors, results)):
             report.run = run; report.counts = counts; report.fileErrors += fileErrors; report.checks = results
+            report.committed = true
             if let kept = Self.keptFailure(results) { report.error = kept }
         case .failure(let error):
             report.error = asFeedError(error)
@@ -330,6 +336,7 @@ public struct PipelineRunner: Sendable {
                     return total
                 }
                 report.checks = results
+                report.committed = true
                 if let kept = Self.keptFailure(results) { report.error = kept }
             } catch {
                 report.error = asFeedError(error)

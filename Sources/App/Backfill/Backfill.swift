@@ -145,7 +145,9 @@ extension Console {
             definition.spec.parameters = definition.spec.parameters.filter { $0.name != "stationName" && $0.name != "dataTerm" }
                 + [("stationName", group.stations), ("dataTerm", [group.dataTerm.rawValue])]
             out("fetching dataTerm=\(group.dataTerm.rawValue) for \(group.stations.joined(separator: ", "))")
-            let report = await runner.runLive(environment.plan(definition, bookmarks: [:]), fetcher: fetcher)  // no resuming: the plan says what to fetch
+            // No bookmarks: the plan says what to fetch. A group interrupted part-way resumes from its archived pages.
+            let report = await environment.resumableLive(environment.plan(definition, bookmarks: [:]), runner: runner, fetcher: fetcher,
+                                                         paths: paths, fresh: false)
             reports.append(report)
             out(Self.summaryLine(report))
         }

@@ -123,8 +123,11 @@ public struct PipelineRuns: Sendable {
     /// running an earlier one; under the lock, a pipeline's only due slot is still skipped when
     /// a run of this mode started since it. So schedulers on several hosts sharing one database
     /// run each slot once, also when they catch up on several slots together.
+    ///
+    /// A live run resumes: pages an interrupted run of the same plan archived are loaded from the
+    /// archive rather than fetched again (`resumableLive`); `fresh` fetches everything.
     public func run(_ selection: Selection, mode: RunMode, paths: Paths, names: [String] = [], slot: ScheduledSlot? = nil,
-                    each: @Sendable (RunReport) -> Void = { _ in }) async throws(CommandRefusal) -> Outcome {
+                    fresh: Bool = false, each: @Sendable (RunReport) -> Void = { _ in }) async throws(CommandRefusal) -> Outcome {
         guard mode != .replay else {
             throw CommandRefusal(.usage, error: "pipelines run from their fixtures or live; to load saved payloads use `feedline replay PATH…`.")
         }
@@ -187,7 +190,7 @@ public struct PipelineRuns: Sendable {
                 // Another process may have moved the bookmarks between planning and the lock.
                 let bookmarks = (try? store.bookmarks(pipeline: pipeline.name)) ?? [:]
                 if bookmarks != plan.bookmarks { plan = environment.plan(pipeline, bookmarks: bookmarks, reader: store) }
-                report = await runner.runLive(plan, fetcher: liveFetcher)
+                report = await environment.resumableLive(plan, runner: runner, fetcher: liveFetcher, paths: paths, fresh: fresh)
             case .fixtures, .replay:
                 do {
                     let staged = try environment.stageFixtures(pipeline, fixtures: paths.fixtures)
