@@ -205,10 +205,13 @@ public struct SecretScrubber: Sendable {
     func mayHide(_ data: Data, _ syntax: DecodedSecretScan.Syntax) -> Bool {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            let has = { (needle: String) in Self.find(Array(needle.utf8), in: bytes, from: 0) != nil }
+            // Each needle is looked for by a byte that is rare in a page of data (`&`, `!`, `%`, `\`),
+            // not by `memmem`: these searches ran over every live page and cost a tenth of a run's CPU.
+            let has = { (needle: String, pivot: Int) in ByteSearch.contains(Array(needle.utf8), pivot: pivot, in: bytes) }
             switch syntax {
-            case .xml: return has("&#") || has("<!--") || has("<![CDATA[") || has("%") || (hasEntityCharacter && has("&"))
-            case .json: return has("\\u") || has("%") || (hasEscapeCharacter && has("\\"))
+            case .xml:
+                return has("%", 0) || (has("&", 0) && (hasEntityCharacter || has("&#", 0))) || (has("<!", 1) && (has("<!--", 1) || has("<![CDATA[", 1)))
+            case .json: return has("%", 0) || (has("\\", 0) && (hasEscapeCharacter || has("\\u", 0)))
             }
         }
     }

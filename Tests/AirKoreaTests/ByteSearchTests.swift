@@ -23,6 +23,15 @@ struct ByteSearchTests {
         }
     }
 
+    @Test("contains, searching by any pivot byte of the needle, agrees with a naive scan")
+    func containsByPivotAgreesWithANaiveScan() {
+        let bytes = Gen.int(in: 0...(Self.alphabet.count - 1)).map { Self.alphabet[$0] }
+        seededPropertyCheck(count: 2_000, input: zip(bytes.array(of: 1...6), bytes.array(of: 0...80), Gen.int(in: 0...5))) { needle, haystack, pivot in
+            let found = haystack.withUnsafeBufferPointer { ByteSearch.contains(needle, pivot: pivot % needle.count, in: $0) }
+            #expect(found == (Self.naive(needle, haystack) != nil), "needle \(needle) pivot \(pivot % needle.count) in \(haystack)")
+        }
+    }
+
     @Test("a field name found in a page's head, and one that is absent")
     func fieldNames() {
         let head = Array(#"{"response":{"body":{"items":[{"stationName":"종로구","pm10Value":"41"}]}}}"#.utf8)
