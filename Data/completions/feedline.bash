@@ -207,7 +207,7 @@ _feedline_init() {
 
 _feedline_run() {
     repeating_flags=()
-    non_repeating_flags=(--live --json --dry-run --quiet --version -h --help)
+    non_repeating_flags=(--live --json --dry-run --fresh --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--fixtures --pipelines-dir --archive --db --log-level --home)
     __feedline_offer_flags_options -1
@@ -462,17 +462,17 @@ _feedline_schedule() {
 
 _feedline_crontab() {
     repeating_flags=()
-    non_repeating_flags=(--systemd --quiet --version -h --help)
+    non_repeating_flags=(--systemd --force --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--executable --repo --log-dir --pipelines-dir --db --log-level --home)
-    __feedline_offer_flags_options 0
+    non_repeating_options=(--output-dir --executable --log-dir --pipelines-dir --db --log-level --home)
+    __feedline_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
-    '--executable')
+    '--output-dir')
         return
         ;;
-    '--repo')
+    '--executable')
         return
         ;;
     '--log-dir')
@@ -488,6 +488,14 @@ _feedline_crontab() {
         return
         ;;
     '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion crontab -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -256,6 +256,9 @@ public struct Console: Sendable {
         if failed.isEmpty { return .success }
         if failed.count < reports.count { return .partial }
         if failed.contains(where: { if case .missingCredential = $0.error?.kind { return true } else { return false } }) { return .configuration }
+        // Out of quota (feedline's count, or the API's own answer such as AirKorea's 22): waiting
+        // for tomorrow's quota, not a failing source.
+        if failed.allSatisfy({ $0.error.map { $0.exhaustsDailyQuota || $0.kind == .quotaExhausted } ?? false }) { return .deferred }
         if failed.allSatisfy({ $0.error?.retryability == .transient }) { return .temporaryFailure }
         return .failure
     }

@@ -112,9 +112,9 @@ extension Console {
                     quotaEntries.append(["scope": check.scope.description, "day": check.day.description, "minimum_calls": check.minimumCalls,
                                          "used": check.used, "limit": check.limit as Any, "fits": check.fits] as [String: Any])
                 } else {
-                    environment.output("quota \(check.sentence) — \(check.fits ? "fits" : "WOULD EXCEED: the run would refuse to start (exit 75)")")
+                    environment.output("quota \(check.sentence) — \(check.fits ? "fits" : "WOULD EXCEED: the run would refuse to start (exit 10)")")
                 }
-                if !check.fits, status == .success { status = .temporaryFailure }
+                if !check.fits, status == .success { status = .deferred }
             }
         } catch {
             environment.errorOutput("error: cannot read the quota ledger in \(paths.databaseName): \(error)")

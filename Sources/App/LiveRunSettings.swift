@@ -132,7 +132,7 @@ extension AppEnvironment {
         }
         let short = checks.filter { !$0.fits }
         if !short.isEmpty {
-            throw CommandRefusal(.temporaryFailure, short.map { check in
+            throw CommandRefusal(.deferred, short.map { check in
                 "error: not starting: today's quota would run out. \(check.sentence). "
                     + "Try after midnight KST, or set \(QuotaLimits.variableName(for: check.scope.source)) if the key allows more."
             })

@@ -13,7 +13,7 @@ import Foundation
 /// - A **daily quota** error (data.go.kr code `22`, `LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR`)
 ///   is transient in the error classification — a *later* run will succeed — but retrying
 ///   within this run cannot help before the quota resets at midnight KST, so it gives up at
-///   once (`.dailyQuotaExhausted`) and the run ends with exit 75.
+///   once (`.dailyQuotaExhausted`) and the run ends with exit 10 (deferred).
 /// - Backoff is exponential with "equal jitter": the `n`-th retry waits
 ///   `min(cap, base × 2^(n-1))`, scaled by a factor drawn from `[1 - jitter, 1]`, so waits
 ///   never collapse to zero (a per-second limit needs a real pause) and retries of concurrent

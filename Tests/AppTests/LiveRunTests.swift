@@ -105,7 +105,7 @@ import TestSupport
         let pipelines = try env.writePipeline("seoul", Self.pipeline)
 
         let status = await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
-        #expect(status == .temporaryFailure, "quota errors are transient")
+        #expect(status == .deferred, "an exhausted quota waits for tomorrow: deferred, not a failing source")
         #expect(try count(env.database, "SELECT count(*) FROM measurement") == 0)
         #expect(try count(env.database, "SELECT count(*) FROM payload") == 0)
         #expect(try count(env.database, "SELECT count(*) FROM run WHERE status = 'failed' AND error LIKE '%22%'") == 1)

@@ -1,4 +1,4 @@
-import App
+@testable import App
 import Foundation
 import Pipeline
 import Storage
@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite("Schedule: crontab, systemd units and status")
 struct ScheduleCrontabStatusTests {
-    let renderer = CrontabRenderer(executable: "/opt/feedline/bin/feedline", repository: "/srv/feedline",
+    let renderer = CrontabRenderer(executable: "/opt/feedline/bin/feedline", home: "/srv/feedline",
                                    database: "/srv/feedline/Data/feedline.sqlite", logDirectory: "/var/log/feedline")
 
     func writeZonedPipelines(_ env: TestEnvironment) throws -> URL {
@@ -52,7 +52,7 @@ struct ScheduleCrontabStatusTests {
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         _ = try env.writeScheduledPipelines()
-        let odd = CrontabRenderer(executable: "/opt/my tools/feedline", repository: "/srv/it's here", database: "/data/100%.sqlite", logDirectory: "/var/log")
+        let odd = CrontabRenderer(executable: "/opt/my tools/feedline", home: "/srv/it's here", database: "/data/100%.sqlite", logDirectory: "/var/log")
         _ = env.feedline.crontab(paths: env.paths(pipelines: env.dir.path("Pipelines")), renderer: odd, systemd: false)
         #expect(env.out.text.contains(#"cd '/srv/it'\''s here' && '/opt/my tools/feedline' run sched-seoul --live --db '/data/100'\%'.sqlite' >>/var/log/sched-seoul.log 2>&1"#))
     }
@@ -75,7 +75,7 @@ struct ScheduleCrontabStatusTests {
         #expect(text.contains("OnCalendar=*-*-* *:20:00 Asia/Seoul"))
         #expect(text.contains("OnCalendar=Mon *-*-* 03:00:00 Asia/Seoul"))
         #expect(text.contains("OnCalendar=*-*-* 02:30:00 America/New_York"))
-        #expect(text.contains("SuccessExitStatus=75"))
+        #expect(text.contains("SuccessExitStatus=10"))
         #expect(text.contains("# catch_up: all is not translatable: Persistent=true runs a missed timer once"))
         #expect(text.contains("# America/New_York has daylight saving time"))
         #expect(!text.contains("# Asia/Seoul has daylight saving time"))
@@ -155,5 +155,77 @@ struct ScheduleCrontabStatusTests {
         #expect(stationsLine.contains("pid \(me.pid)@\(me.host) since 2024-03-06T06:30:00Z"))
         #expect(lines.contains("quota 2024-03-09 (KST): no API calls yet today"))
         #expect(lines.last == "stale (newest data older than twice the schedule interval, or never loaded): sched-seoul")
+    }
+}
+
+@Suite("crontab: names, the log directory, unit files, the executable")
+struct CrontabCommandTests {
+    @Test("pipeline names pick the lines; an unknown name is refused as `run` refuses it")
+    func namesPickTheLines() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "20 * * * *", stations: "0 3 * * MON")
+        let renderer = CrontabRenderer(executable: "/usr/local/bin/feedline", home: "/srv/feedline", database: "/srv/f.sqlite", logDirectory: "/var/log/feedline")
+        #expect(env.feedline.crontab(names: ["sched-seoul"], paths: env.paths(pipelines: pipelines), renderer: renderer, systemd: false) == .success)
+        let commands = env.out.text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("CRON_TZ=") }
+        #expect(commands.count == 1 && commands[0].contains("run sched-seoul --live"), "\(env.out.text)")
+        #expect(env.feedline.crontab(names: ["nope"], paths: env.paths(pipelines: pipelines), renderer: renderer, systemd: false) == .configuration)
+        #expect(env.err.text.contains("no pipeline named 'nope'"), "\(env.err.text)")
+    }
+
+    @Test("the log directory the lines append to is created, so the first run is not lost to a missing directory")
+    func logDirectoryIsCreated() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines()
+        let logs = env.dir.path("home/Data/logs")
+        let renderer = CrontabRenderer(executable: "/usr/local/bin/feedline", home: env.dir.path("home").path, database: "/srv/f.sqlite", logDirectory: logs.path)
+        #expect(env.feedline.crontab(paths: env.paths(pipelines: pipelines), renderer: renderer, systemd: false, makeLogDirectory: true) == .success)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: logs.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(env.err.text.contains("created the log directory"))
+        #expect(env.out.text.contains(">>\(logs.path)/sched-seoul.log 2>&1"))
+    }
+
+    @Test("--output-dir writes one file per unit, replaces its own, and refuses another file without --force")
+    func unitFilesAreWrittenOneByOne() throws {
+        let env = try TestEnvironment()
+        defer { env.dir.remove() }
+        let pipelines = try env.writeScheduledPipelines(seoul: "20 * * * *", stations: "0 3 * * MON")
+        let units = env.dir.path("units")
+        try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
+        let renderer = CrontabRenderer(executable: "/usr/local/bin/feedline", home: "/srv/feedline", database: "/srv/f.sqlite", logDirectory: "/l")
+        let write = { (force: Bool) in
+            env.feedline.crontab(paths: env.paths(pipelines: pipelines), renderer: renderer, systemd: true, outputDirectory: units, force: force)
+        }
+        #expect(write(false) == .success, "\(env.err.text)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: units.path).sorted()
+        #expect(names == ["feedline-sched-seoul.service", "feedline-sched-seoul.timer", "feedline-sched-stations.service", "feedline-sched-stations.timer"])
+        let service = try String(contentsOf: units.appendingPathComponent("feedline-sched-seoul.service"), encoding: .utf8)
+        #expect(service.hasPrefix(CrontabRenderer.unitMarker))
+        #expect(service.contains("ExecStart=/usr/local/bin/feedline run sched-seoul --live --db /srv/f.sqlite"))
+        #expect(service.contains("SuccessExitStatus=10") && !service.contains("SuccessExitStatus=75"))
+        let timer = try String(contentsOf: units.appendingPathComponent("feedline-sched-seoul.timer"), encoding: .utf8)
+        #expect(timer.contains("OnCalendar=*-*-* *:20:00 Asia/Seoul") && timer.contains("Unit=feedline-sched-seoul.service"))
+        #expect(!timer.contains("[Service]") && !service.contains("[Timer]"))
+        #expect(env.out.text.contains("systemctl enable --now feedline-sched-seoul.timer feedline-sched-stations.timer"))
+
+        // Its own files are replaced; a file someone else wrote is not, unless --force.
+        #expect(write(false) == .success)
+        try "[Unit]\nDescription=mine\n".write(to: units.appendingPathComponent("feedline-sched-seoul.timer"), atomically: true, encoding: .utf8)
+        #expect(write(false) == .usage)
+        #expect(env.err.text.contains("feedline-sched-seoul.timer"), "\(env.err.text)")
+        #expect(try String(contentsOf: units.appendingPathComponent("feedline-sched-seoul.timer"), encoding: .utf8) == "[Unit]\nDescription=mine\n")
+        #expect(write(true) == .success)
+        #expect(try String(contentsOf: units.appendingPathComponent("feedline-sched-seoul.timer"), encoding: .utf8).hasPrefix(CrontabRenderer.unitMarker))
+    }
+}
+
+extension CrontabCommandTests {
+    @Test("the lines name the installed path when feedline runs from a build directory, else the running executable")
+    func defaultExecutable() {
+        #expect(CrontabCommand.defaultExecutable(running: "/src/feedline/.build/x86_64-unknown-linux-gnu/release/feedline") == "/usr/local/bin/feedline")
+        #expect(CrontabCommand.defaultExecutable(running: "/src/feedline/.build-pg/debug/feedline") == "/usr/local/bin/feedline")
+        #expect(CrontabCommand.defaultExecutable(running: "/opt/tools/feedline") == "/opt/tools/feedline")
     }
 }

@@ -114,7 +114,7 @@ struct ScheduleLoopTests {
         #expect(env.out.text.contains("stopped on SIGTERM (simulated, mid-run) after 1 run."))
     }
 
-    @Test("a scheduled run whose pipeline stays locked by a live process past the lock wait is skipped with exit 75, and the loop goes on")
+    @Test("a scheduled run whose pipeline stays locked by a live process past the lock wait is skipped with exit 10 (deferred), and the loop goes on")
     func lockedPipelineIsSkipped() async throws {
         var env = try TestEnvironment()
         env.variables["FEEDLINE_SCHEDULE_LOCK_WAIT_MS"] = "500"
@@ -131,7 +131,7 @@ struct ScheduleLoopTests {
         #expect(status == .success)
         #expect(try env.rows("SELECT pipeline FROM run") == [["sched-stations"]])
         #expect(env.err.text.contains("error: pipeline sched-seoul is already running (pid \(me.pid) since 2024-03-06T05:58:30Z); try again later."))
-        #expect(env.logs.text.contains("run.exit_status=75"))
+        #expect(env.logs.text.contains("run.exit_status=10"))
         #expect(env.logs.text.contains("waiting for the run lock of the scheduled slot"))
     }
 

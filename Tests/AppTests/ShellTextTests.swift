@@ -191,11 +191,11 @@ struct ShellTextTests {
 
     @Test("a unit-file value ending in a backslash (a continued line) or with white space at an end is refused; % is doubled")
     func systemdValueEdges() throws {
-        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue("/srv/feedline\\", what: "repository path") }
-        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue(" /srv/feedline", what: "repository path") }
-        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue("/srv/feedline ", what: "repository path") }
-        #expect(try ShellText.systemdValue("/srv/100% a\\b", what: "repository path") == "/srv/100%% a\\b")
-        let renderer = CrontabRenderer(executable: "/bin/feedline", repository: "/srv/x\\", database: "/d.sqlite", logDirectory: "/l")
+        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue("/srv/feedline\\", what: "home path") }
+        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue(" /srv/feedline", what: "home path") }
+        #expect(throws: ShellText.Refusal.self) { try ShellText.systemdValue("/srv/feedline ", what: "home path") }
+        #expect(try ShellText.systemdValue("/srv/100% a\\b", what: "home path") == "/srv/100%% a\\b")
+        let renderer = CrontabRenderer(executable: "/bin/feedline", home: "/srv/x\\", database: "/d.sqlite", logDirectory: "/l")
         let env = try TestEnvironment()
         defer { env.dir.remove() }
         let directory = try env.writeScheduledPipelines()
@@ -251,7 +251,7 @@ struct ShellTextTests {
         #expect(PipelineName.problem(name) == nil)
     }
 
-    let renderer = CrontabRenderer(executable: "/opt/feedline/bin/feedline", repository: "/srv/feedline",
+    let renderer = CrontabRenderer(executable: "/opt/feedline/bin/feedline", home: "/srv/feedline",
                                    database: "/srv/feedline/Data/feedline.sqlite", logDirectory: "/var/log/feedline")
 
     @Test("hostile paths in a crontab stay one line per pipeline and read back through cron and sh; a newline in a path is refused")
@@ -260,7 +260,7 @@ struct ShellTextTests {
         defer { env.dir.remove() }
         let directory = try env.writeScheduledPipelines()
         let paths = (executable: "/opt/my $(touch PWNED) `id`/feed'line", repository: "/srv/100%\\%/it's", database: "-db;x.sqlite", logs: "/var/log/%s\"")
-        let odd = CrontabRenderer(executable: paths.executable, repository: paths.repository, database: paths.database, logDirectory: paths.logs)
+        let odd = CrontabRenderer(executable: paths.executable, home: paths.repository, database: paths.database, logDirectory: paths.logs)
         #expect(env.feedline.crontab(paths: env.paths(pipelines: directory), renderer: odd, systemd: false) == .success, "\(env.err.text)")
         let commands = env.out.text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("CRON_TZ=") }
         #expect(commands.count == 2, "\(env.out.text)")
@@ -279,10 +279,10 @@ struct ShellTextTests {
             #expect(printed.last?.hasPrefix(paths.logs + "/") == true)
         }
 
-        let newline = CrontabRenderer(executable: "/bin/feedline", repository: "/srv\n* * * * * touch PWNED", database: "/d.sqlite", logDirectory: "/l")
+        let newline = CrontabRenderer(executable: "/bin/feedline", home: "/srv\n* * * * * touch PWNED", database: "/d.sqlite", logDirectory: "/l")
         #expect(env.feedline.crontab(paths: env.paths(pipelines: directory), renderer: newline, systemd: false) == .configuration)
         #expect(env.feedline.crontab(paths: env.paths(pipelines: directory), renderer: newline, systemd: true) == .configuration)
         #expect(!env.out.text.contains("\n* * * * * touch PWNED"))
-        #expect(env.err.text.contains("repository path"), "\(env.err.text)")
+        #expect(env.err.text.contains("home path"), "\(env.err.text)")
     }
 }

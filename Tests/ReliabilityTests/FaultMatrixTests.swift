@@ -82,7 +82,7 @@ import TestSupport
               outcome: .fails(.temporaryFailure, attempts: 3, says: ["23", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_PER_SECOND_EXCEEDS_ERROR"])),
         // The daily quota: transient, but not retried within the run.
         Fault(name: "API 22 daily quota", reply: { _ in xml(200, gateway22) },
-              outcome: .fails(.temporaryFailure, attempts: 1, says: ["22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", "midnight KST"]),
+              outcome: .fails(.deferred, attempts: 1, says: ["22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", "midnight KST"]),
               rerunNextDay: true),
         // Terminal: one attempt, exit 1.
         Fault(name: "API 30 key not registered", reply: { _ in xml(200, gateway30) },

@@ -119,7 +119,7 @@ import TestSupport
             env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
             let pipelines = try env.writePipeline("three", Pages.provincePipeline.replacingOccurrences(of: "sidoName: 서울", with: "sidoName: [서울, 부산, 대구]"))
             let status = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines))
-            #expect(status == .temporaryFailure)
+            #expect(status == .deferred)
             #expect(env.err.text.contains("not starting"))
             #expect(env.err.text.contains("needs at least 3 calls; 0 of 2 used today, 2 left"))
             #expect(server.requests.isEmpty, "nothing may be called")
@@ -137,7 +137,7 @@ import TestSupport
             env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
             let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
             let status = await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines))
-            #expect(status == .temporaryFailure)
+            #expect(status == .deferred)
             #expect(server.requests.count == 2, "the third page is refused before it is sent")
             #expect(env.out.text.contains("feedline has counted 2 of the 2 calls"))
             #expect(try DatabaseDump.integer(env.database, "SELECT count(*) FROM measurement") == 0)
@@ -157,13 +157,13 @@ import TestSupport
             defer { env.dir.remove() }
             env.baseURL = server.baseURL
             let pipelines = try env.writePipeline("seoul", Pages.provincePipeline)
-            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .temporaryFailure)
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .deferred)
             #expect(server.requests.count == 2, "22 is not retried")
             #expect(try DatabaseDump.integer(env.database, "SELECT calls FROM api_call WHERE kst_date = '2024-03-06'") == 500)
 
             // Later the same KST day: refused before any call.
             env.clock.advance(3600 * 8)  // 23:00 KST
-            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .temporaryFailure)
+            #expect(await env.feedline.run(names: ["seoul"], source: .live, paths: env.paths(pipelines: pipelines)) == .deferred)
             #expect(server.requests.count == 2)
             #expect(env.err.text.contains("500 of 500 used today, 0 left"))
 
@@ -197,7 +197,7 @@ import TestSupport
             // With today's usage near the limit, the dry run says the run would not start.
             env.variables["FEEDLINE_QUOTA_AIRKOREA"] = "2"
             let json = await env.feedline.run(names: ["three"], source: .live, paths: env.paths(pipelines: pipelines), json: true, dryRun: true)
-            #expect(json == .temporaryFailure)
+            #expect(json == .deferred)
             let parsed = try JSONSerialization.jsonObject(with: Data((env.out.text.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
             let quota = (parsed?["quota"] as? [[String: Any]])?.first
             #expect(quota?["fits"] as? Bool == false && quota?["minimum_calls"] as? Int == 3)

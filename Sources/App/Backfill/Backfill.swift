@@ -116,7 +116,7 @@ extension Console {
         if plan.fetches.isEmpty {
             if !plan.skippedForQuota.isEmpty {
                 err("error: not starting: today's quota is too small for any planned request (\(remaining ?? 0) call(s) left). Try after midnight KST.")
-                return finish(.temporaryFailure)
+                return finish(.deferred)
             }
             out("Nothing can be fetched: every missing hour is older than the API keeps.")
             return finish(.success)
@@ -134,7 +134,7 @@ extension Console {
         let lock: HeldRunLock
         switch environment.acquireRunLock(runName, store: store) {
         case .success(let held): lock = held
-        case .failure(let refusal): err("error: \(refusal.message)"); return finish(.temporaryFailure)
+        case .failure(let refusal): err("error: \(refusal.message)"); return finish(refusal.heldElsewhere ? .deferred : .temporaryFailure)
         }
         defer { lock.release() }
         var reports: [RunReport] = []

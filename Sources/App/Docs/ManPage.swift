@@ -203,11 +203,14 @@ enum ManPage {
     .B 3
     Partly failed: some files or pipelines failed, the rest loaded.
     .TP
+    .B 10
+    Deferred: nothing ran and nothing failed (the pipeline is already running, or today's quota is used up).
+    .TP
     .B 64
     Usage error, including a query refused as not read\-only.
     .TP
     .B 75
-    Temporary failure (quota, timeout, 5xx, pipeline already running, database busy): retry later.
+    Temporary failure: the source is down (timeout, 5xx, reset), still rate\-limited, or the database was busy: retry later.
     .TP
     .B 78
     Configuration error: missing API key, invalid pipeline file, unknown pipeline, no database or feedline home, a database that is another application's or a newer feedline's.

@@ -68,6 +68,12 @@ public struct OutputFile: Sendable {
         public static let queryRows = Kind(noun: "the rows", recognisedAs: "", exampleName: "rows.csv", option: "-o",
                                     window: 0, recognises: { _ in false })
 
+        /// A systemd unit `crontab --systemd --output-dir` writes: its own are recognised by
+        /// their first line (`CrontabRenderer.unitMarker`); any other file only with `--force`.
+        public static let systemdUnit = Kind(noun: "the unit file", recognisedAs: "a unit file feedline wrote", exampleName: "feedline-NAME.timer",
+                                             option: "--output-dir", window: 256,
+                                             recognises: { $0.starts(with: Data(CrontabRenderer.unitMarker.utf8)) })
+
         /// A file of a new home (`init`) or of the generated docs: replaced only with `force`.
         public static func projectFile(_ noun: String) -> Kind {
             Kind(noun: noun, recognisedAs: "", exampleName: "file", option: "", window: 0, recognises: { _ in false })

@@ -77,11 +77,13 @@ final class HeldRunLock: @unchecked Sendable {
 /// Why a run lock was not taken: another live run holds it, or the lock table could not be used.
 struct RunLockRefusal: Error, Sendable {
     var message: String
+    /// Another run holds the lock (not an error reading it): the pipeline is deferred, not failed.
+    var heldElsewhere = false
 }
 
 extension AppEnvironment {
     /// Takes the run lock of `pipeline` in `store`, or says why not ("pipeline X is already
-    /// running (pid N since T)"): the caller skips the pipeline and exits 75. A stale lock (dead
+    /// running (pid N since T)"): the caller skips the pipeline and exits 10 (deferred). A stale lock (dead
     /// pid on this host, or no heartbeat within the timeout) is taken over with a warning in the log.
     func acquireRunLock(_ pipeline: String, store: any FeedlineStore) -> Result<HeldRunLock, RunLockRefusal> {
         let settings = runLocks
@@ -99,7 +101,7 @@ extension AppEnvironment {
                 return .success(HeldRunLock(pipeline: pipeline, holder: holder, store: store,
                                             interval: settings.heartbeatInterval, clock: clock))
             case .held(let by):
-                return .failure(RunLockRefusal(message: Console.alreadyRunningMessage(by, thisHost: settings.host)))
+                return .failure(RunLockRefusal(message: Console.alreadyRunningMessage(by, thisHost: settings.host), heldElsewhere: true))
             }
         } catch let error as DatabaseAccessError {
             return .failure(RunLockRefusal(message: "cannot take the run lock of pipeline \(pipeline): \(error)"))

@@ -78,25 +78,36 @@ struct ScheduleCommand: AsyncParsableCommand {
 struct CrontabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crontab",
-        abstract: "Print crontab lines (or systemd units) that run the scheduled pipelines.",
+        abstract: "Print crontab lines (or write systemd units) that run the scheduled pipelines.",
         discussion: """
-        Every line runs `feedline run NAME --live`, the same code path as `feedline schedule`, so system cron and the built-in scheduler share run locks and the ledger. Lines are grouped by time zone under CRON_TZ=. With --systemd, prints a service + timer pair per pipeline.
+        Every line runs `feedline run NAME --live` in the feedline home, the same code path as `feedline schedule`, so system cron and the built-in scheduler share run locks and the ledger. Lines are grouped by time zone under CRON_TZ=. With no names, every scheduled pipeline; each run appends to LOG-DIR/NAME.log (the directory is created if missing). With --systemd, a service + timer pair per pipeline: printed, or written one file per unit with --output-dir.
+
+        The lines name /usr/local/bin/feedline when this feedline runs from a build directory (install it there: see the README), else this executable; --executable names another.
+
+        Exit codes a supervisor sees: 0 ran; 10 deferred (already running, or today's quota is used up: nothing failed); 75 the source was down; 1 failed; 78 configuration.
 
         Examples:
           feedline crontab > feedline.cron && crontab feedline.cron
-          feedline crontab --systemd --executable /usr/local/bin/feedline
+          feedline crontab airkorea-seoul airkorea-forecast
+          sudo feedline crontab --systemd --output-dir /etc/systemd/system
         """)
 
-    @Flag(help: "Print systemd service + timer units instead of crontab lines.")
+    @Argument(help: "Pipeline names (file names in Pipelines/ without .yaml). Default: all scheduled pipelines.", completion: .pipelineNames)
+    var pipelines: [String] = []
+
+    @Flag(help: "Systemd service + timer units instead of crontab lines.")
     var systemd = false
 
-    @Option(help: ArgumentHelp("Path of the feedline executable (default: this one).", valueName: "path"))
+    @Option(help: ArgumentHelp("With --systemd: write one file per unit into this directory instead of printing them.", valueName: "dir"))
+    var outputDir: String?
+
+    @Flag(help: "With --output-dir: replace unit files feedline did not write.")
+    var force = false
+
+    @Option(help: ArgumentHelp("Path of the feedline executable (default: /usr/local/bin/feedline when this one runs from a build directory, else this one).", valueName: "path"))
     var executable: String?
 
-    @Option(help: ArgumentHelp("Directory the runs start in (default: the current directory).", valueName: "dir"))
-    var repo: String?
-
-    @Option(help: ArgumentHelp("Directory for per-pipeline logs (crontab; default REPO/Data/logs).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Directory for per-pipeline logs (crontab; default HOME/Data/logs, created if missing).", valueName: "dir"))
     var logDir: String?
 
     @Option(help: ArgumentHelp("Directory of pipeline files (default Pipelines).", valueName: "dir"))
@@ -104,16 +115,34 @@ struct CrontabCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        if outputDir != nil && !systemd { throw ValidationError("--output-dir writes systemd units: add --systemd.") }
+        if force && outputDir == nil { throw ValidationError("--force applies to --output-dir.") }
+    }
+
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
-        let repository = env.resolve(repo ?? ".").standardizedFileURL.path
-        let renderer = CrontabRenderer(
-            executable: executable.map { env.resolve($0).standardizedFileURL.path } ?? Self.currentExecutable(),
-            repository: repository, database: paths.databaseForCommands,
-            logDirectory: logDir.map { env.resolve($0).standardizedFileURL.path } ?? repository + "/Data/logs")
-        try finish(Console(environment: env).crontab(paths: paths, renderer: renderer, systemd: systemd))
+        let home = (env.home?.root ?? env.workingDirectory).standardizedFileURL.path
+        let chosen = executable.map { env.resolve($0).standardizedFileURL.path } ?? Self.defaultExecutable(running: Self.currentExecutable())
+        if executable == nil, chosen != Self.currentExecutable() {
+            env.errorOutput("note: this feedline runs from a build directory (\(Self.currentExecutable())); the lines name \(chosen), where the README's install step puts it (--executable to name another).")
+        }
+        let renderer = CrontabRenderer(executable: chosen, home: home, database: paths.databaseForCommands,
+                                       logDirectory: logDir.map { env.resolve($0).standardizedFileURL.path } ?? home + "/Data/logs")
+        try finish(Console(environment: env).crontab(names: pipelines, paths: paths, renderer: renderer, systemd: systemd,
+                                                     outputDirectory: outputDir.map { env.resolve($0) }, force: force,
+                                                     makeLogDirectory: true))
     }
+
+    /// Where the lines point by default: the installed path when `running` is a build product
+    /// (a path through `.build`), which the next `swift build` replaces or `swift package clean` deletes.
+    static func defaultExecutable(running: String) -> String {
+        running.split(separator: "/").contains { $0.hasPrefix(".build") } ? installedPath : running
+    }
+
+    /// Where the README installs feedline.
+    static let installedPath = "/usr/local/bin/feedline"
 
     /// The running executable's absolute path (`/proc/self/exe` on Linux).
     static func currentExecutable() -> String {
@@ -181,17 +210,51 @@ extension Console {
         return .success
     }
 
-    /// `feedline crontab [--systemd]`: prints the schedules for the system scheduler.
-    public func crontab(paths: Paths, renderer: CrontabRenderer, systemd: Bool) -> ExitStatus {
-        let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
-        for problem in problems { environment.errorOutput("error: \(problem)") }
-        if !problems.isEmpty { return .configuration }
+    /// `feedline crontab [NAME…] [--systemd [--output-dir DIR]]`: the schedules for the system
+    /// scheduler, printed (crontab lines, or systemd units) or written one file per unit. With
+    /// `makeLogDirectory`, the crontab's log directory is created when missing, so the first run
+    /// can append to its log (the command does; tests of the text alone do not).
+    public func crontab(names: [String] = [], paths: Paths, renderer: CrontabRenderer, systemd: Bool,
+                        outputDirectory: URL? = nil, force: Bool = false, makeLogDirectory: Bool = false) -> ExitStatus {
+        let pipelines: [PipelineDefinition]
+        if names.isEmpty {
+            let (all, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
+            for problem in problems { environment.errorOutput("error: \(problem)") }
+            if !problems.isEmpty { return .configuration }
+            pipelines = all
+        } else {
+            do throws(CommandRefusal) { pipelines = try PipelineRuns(environment: environment).select(names: names, paths: paths).pipelines } catch {
+                return refused(error)
+            }
+        }
         if !pipelines.contains(where: { $0.schedule != nil }) {
-            environment.errorOutput("error: no pipeline in \(paths.pipelines.path) has a schedule.")
+            environment.errorOutput("error: no pipeline \(names.isEmpty ? "in \(paths.pipelines.path)" : "named here") has a schedule.")
             return .configuration
         }
         do {
-            environment.output(systemd ? try renderer.systemd(pipelines, now: environment.clock()) : try renderer.crontab(pipelines))
+            if systemd, let outputDirectory {
+                let (units, notes) = try renderer.systemdUnits(pipelines, now: environment.clock())
+                for note in notes { environment.errorOutput(note) }
+                for unit in units {
+                    let file = outputDirectory.appendingPathComponent(unit.name)
+                    try OutputFile.prepare(file, kind: .systemdUnit, database: nil, force: force, makeDirectories: false).write(Data(unit.text.utf8))
+                    environment.output("wrote \(file.path)")
+                }
+                environment.output("next: systemctl daemon-reload && systemctl enable --now " + units.filter { $0.name.hasSuffix(".timer") }.map(\.name).joined(separator: " "))
+            } else if systemd {
+                environment.output(try renderer.systemd(pipelines, now: environment.clock()))
+            } else {
+                let text = try renderer.crontab(pipelines)
+                let logs = URL(fileURLWithPath: renderer.logDirectory)
+                if makeLogDirectory, !FileManager.default.fileExists(atPath: logs.path) {
+                    try OutputFile.createDirectories(logs)
+                    environment.errorOutput("note: created the log directory \(logs.path).")
+                }
+                environment.output(text)
+            }
+        } catch let problem as OutputFile.Problem {
+            environment.errorOutput("error: \(problem.message)")
+            return problem.refused ? .usage : .failure
         } catch {
             environment.errorOutput("error: \(error)")
             return .configuration

@@ -59,18 +59,27 @@ public struct PipelineRuns: Sendable {
     /// What a run of several pipelines did.
     public struct Outcome: Sendable {
         public var reports: [RunReport]
-        /// Pipelines not run because another run held their lock, with the reason.
+        /// Pipelines not run because another run held their lock (or the lock could not be
+        /// read), with the reason.
         public var lockedOut: [(pipeline: String, reason: String)]
+        /// Whether every pipeline in `lockedOut` was held by another run (nothing failed).
+        public var lockedOutByOtherRuns = true
         public var skipped: [PipelineCatalog.Problem]
         /// Pipelines not run because their scheduled slot was already run: another scheduler
         /// (on any host) claimed it first, or — for a pipeline's only due slot — a run started
         /// since it (read under the run lock).
         public var alreadyRun: [String] = []
 
-        /// 0 all ran and succeeded; 3 some did not (or files were skipped); 75 every run was
-        /// locked out or failed transiently; 78 a key was missing; 1 otherwise.
+        /// 0 all ran and succeeded; 3 some did not (or files were skipped); 10 nothing failed but
+        /// pipelines were held by other runs or out of quota; 75 runs failed transiently; 78 a
+        /// key was missing; 1 otherwise.
         public var exitStatus: ExitStatus {
-            if !lockedOut.isEmpty { return reports.contains(where: \.succeeded) ? .partial : .temporaryFailure }
+            if !lockedOut.isEmpty {
+                if reports.contains(where: \.succeeded) { return .partial }
+                if !lockedOutByOtherRuns { return .temporaryFailure }
+                let failed = reports.filter { !$0.succeeded }
+                return failed.isEmpty ? .deferred : Console.status(failed)
+            }
             let status = Console.status(reports)
             return !skipped.isEmpty && status == .success ? .partial : status
         }
@@ -168,6 +177,7 @@ public struct PipelineRuns: Sendable {
                         continue
                     }
                 } catch {
+                    outcome.lockedOutByOtherRuns = false
                     outcome.lockedOut.append((pipeline.name, "cannot claim the scheduled slot \(iso8601UTC(slot.at)) of pipeline \(pipeline.name) in \(store.location): \(error)"))
                     continue
                 }
@@ -176,7 +186,10 @@ public struct PipelineRuns: Sendable {
             let lock: HeldRunLock
             switch await acquireRunLock(pipeline.name, store: store, slot: slot) {
             case .success(let held): lock = held
-            case .failure(let refusal): outcome.lockedOut.append((pipeline.name, refusal.message)); continue
+            case .failure(let refusal):
+                if !refusal.heldElsewhere { outcome.lockedOutByOtherRuns = false }
+                outcome.lockedOut.append((pipeline.name, refusal.message))
+                continue
             }
             defer { lock.release() }
             if let slot, slot.coveredByLaterRuns, let last = try? store.lastRunStarts(mode: mode)[pipeline.name], last >= slot.at {
