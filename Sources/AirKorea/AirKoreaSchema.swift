@@ -337,8 +337,9 @@ public enum AirKoreaSchema {
         query: exposureDailyQuery)
 
     /// Seven days ending on `week_ending` (D-6 … D): week totals, today's share of the week
-    /// (today ÷ the greater of the week and 1) and the daily average (week ÷ 7), with hours of
-    /// data out of 168.
+    /// (today ÷ the greater of the week and 1; NULL when today has no value) and the daily
+    /// average (week ÷ the days with a value, never counting a day without one as 0), with hours
+    /// of data out of 168 — the same figures as `WeeklyIntake` for the whole-hour profile.
     static let exposureWeekly = ViewDeclaration(
         "exposure_weekly", "One station × activity × 7 days ending on a KST day: PM inhaled, today's share and the daily average",
         columns: [
@@ -350,10 +351,12 @@ public enum AirKoreaSchema {
             .view("week_pm25_ug", "PM2.5 inhaled over the 7 days", unit: .micrograms),
             .view("week_pm25_hours", "Hours with a PM2.5 value (out of 168)"),
             .view("hours_expected", "168"),
-            .view("today_pm10_ratio", "week_ending's PM10 ÷ the week's (÷ 1 when the week is below 1 µg)"),
-            .view("today_pm25_ratio", "week_ending's PM2.5 ÷ the week's (÷ 1 when the week is below 1 µg)"),
-            .view("avg_pm10_ug", "Week's PM10 ÷ 7", unit: .micrograms),
-            .view("avg_pm25_ug", "Week's PM2.5 ÷ 7", unit: .micrograms),
+            .view("today_pm10_ratio", "week_ending's PM10 ÷ the week's (÷ 1 when the week is below 1 µg); NULL when week_ending has no PM10 value"),
+            .view("today_pm25_ratio", "week_ending's PM2.5 ÷ the week's (÷ 1 when the week is below 1 µg); NULL when week_ending has no PM2.5 value"),
+            .view("avg_pm10_ug", "Week's PM10 ÷ the days with a PM10 value (week_pm10_days); a day without one is left out, not taken as 0", unit: .micrograms),
+            .view("avg_pm25_ug", "Week's PM2.5 ÷ the days with a PM2.5 value (week_pm25_days)", unit: .micrograms),
+            .view("week_pm10_days", "Days of the 7 with a PM10 value"),
+            .view("week_pm25_days", "Days of the 7 with a PM2.5 value"),
         ],
         query: exposureWeeklyQuery)
 
@@ -568,13 +571,16 @@ public enum AirKoreaSchema {
         SELECT d.station_name, d.kst_date AS week_ending, d.activity,
                w.pm10_ug AS week_pm10_ug, w.pm10_hours AS week_pm10_hours,
                w.pm25_ug AS week_pm25_ug, w.pm25_hours AS week_pm25_hours, 168 AS hours_expected,
-               coalesce(d.pm10_ug, 0) / \(f.greater("coalesce(w.pm10_ug, 0)", "1")) AS today_pm10_ratio,
-               coalesce(d.pm25_ug, 0) / \(f.greater("coalesce(w.pm25_ug, 0)", "1")) AS today_pm25_ratio,
-               w.pm10_ug / 7.0 AS avg_pm10_ug, w.pm25_ug / 7.0 AS avg_pm25_ug
+               d.pm10_ug / \(f.greater("coalesce(w.pm10_ug, 0)", "1")) AS today_pm10_ratio,
+               d.pm25_ug / \(f.greater("coalesce(w.pm25_ug, 0)", "1")) AS today_pm25_ratio,
+               w.pm10_ug / nullif(w.pm10_days, 0) AS avg_pm10_ug, w.pm25_ug / nullif(w.pm25_days, 0) AS avg_pm25_ug,
+               w.pm10_days AS week_pm10_days, w.pm25_days AS week_pm25_days
         FROM exposure_daily d
         JOIN (SELECT a.station_name, a.kst_date, a.activity,
                      sum(b.pm10_ug) AS pm10_ug, sum(b.pm10_hours) AS pm10_hours,
-                     sum(b.pm25_ug) AS pm25_ug, sum(b.pm25_hours) AS pm25_hours
+                     sum(b.pm25_ug) AS pm25_ug, sum(b.pm25_hours) AS pm25_hours,
+                     count(CASE WHEN b.pm10_hours > 0 THEN 1 END) AS pm10_days,
+                     count(CASE WHEN b.pm25_hours > 0 THEN 1 END) AS pm25_days
               FROM exposure_daily a JOIN exposure_daily b
                 ON b.station_name = a.station_name AND b.activity = a.activity
                AND b.kst_date BETWEEN \(f.day("a.kst_date", minusDays: 6)) AND a.kst_date

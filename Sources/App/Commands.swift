@@ -235,7 +235,7 @@ struct PipelinesCommand: AsyncParsableCommand {
         commandName: "pipelines",
         abstract: "List and validate the pipeline files.",
         discussion: """
-        Prints a table of the valid pipelines (name, feed/operation, format, schedule, time zone, parameters), then a table of every problem in every invalid file (its path, the field, what is wrong), then the counts; --json prints one JSON object instead. A fixture file that does not exist is a warning. Exits 78 if any file is invalid. Pipeline names complete in the shell for `run`, `schedule` and `backfill` (see Data/completions/).
+        Prints a table of the valid pipelines (name, feed/operation, format, schedule, time zone, parameters); a table of what their schedules spend of each daily quota (a key on an API: the calls on the busiest day of the coming year, at least one a request, against the limit, with each pipeline's calls a run × runs that day); a table of every problem in every invalid file (its path, the field, what is wrong); then the counts. --json prints one JSON object instead. A fixture file that does not exist is a warning, and so are schedules that exceed a daily quota or use more than 80% of it. Exits 78 if any file is invalid. Pipeline names complete in the shell for `run`, `schedule` and `backfill` (see Data/completions/).
 
         Examples:
           feedline pipelines                     list and check Pipelines/*.yaml

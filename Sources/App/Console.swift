@@ -34,8 +34,9 @@ public struct Console: Sendable {
                 err("warning: \(p.file): field 'fixtures': \(fixture) does not exist under \(environment.displayPath(paths.fixtures)).")
             }
         }
+        let quota = scheduledQuota(of: pipelines, paths: paths)
         if json {
-            out(Self.pipelinesJSON(pipelines, problems: problems, invalidFiles: invalidFiles, missingFixtures: missingFixtures))
+            out(Self.pipelinesJSON(pipelines, problems: problems, invalidFiles: invalidFiles, missingFixtures: missingFixtures, quota: quota))
         } else {
             if !pipelines.isEmpty {
                 var table = TextTable(["PIPELINE", "FEED/OPERATION", "FORMAT", "SCHEDULE", "TIME ZONE", "PARAMETERS"])
@@ -44,6 +45,11 @@ public struct Console: Sendable {
                     table.append([p.name, "\(p.source)/\(p.spec.operation)", p.spec.format.rawValue, p.schedule ?? "-", p.timeZone, params])
                 }
                 out(table.text)
+            }
+            let quotaLines = quota.textLines
+            if !quotaLines.isEmpty {
+                out("")
+                quotaLines.forEach(out)
             }
             if !problems.isEmpty {
                 var table = TextTable(["FILE", "FIELD", "PROBLEM"])
@@ -55,6 +61,7 @@ public struct Console: Sendable {
             out("\(pipelines.count) valid, \(invalidFiles.count) invalid"
                 + (problems.count > invalidFiles.count ? " (\(problems.count) problems)" : ""))
         }
+        quota.warnings.forEach(err)
         if pipelines.isEmpty && problems.isEmpty { err("No pipeline files (*.yaml) in \(environment.displayPath(paths.pipelines)).") }
         if !invalidFiles.isEmpty {
             let files = invalidFiles.count == 1 ? "file is" : "files are"
@@ -63,11 +70,29 @@ public struct Console: Sendable {
         return problems.isEmpty ? .success : .configuration
     }
 
+    /// The daily quota use of the valid pipelines' schedules (`ScheduledQuota`). The database is
+    /// read only when a pipeline's parameters stand for its stations or places; the limits are
+    /// the feeds' own unless `FEEDLINE_QUOTA_*` sets them (an unusable setting is a warning).
+    func scheduledQuota(of pipelines: [PipelineDefinition], paths: Paths) -> ScheduledQuota {
+        let needsReader = pipelines.contains { p in
+            CoordinatePlaceholder.all.contains { placeholder in p.spec.parameters.contains { $0.values.contains(placeholder.token) } }
+        }
+        let reader = needsReader ? (try? environment.existingStore(paths)) ?? nil : nil
+        var limits = QuotaLimits(feeds: environment.feeds)
+        do { limits = try QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds) } catch {
+            err("warning: \(error) The feeds' own daily limits are shown.")
+        }
+        return environment.scheduledQuota(pipelines, reader: reader, limits: limits)
+    }
+
     /// `feedline pipelines --json`: `{"pipelines": […], "problems": [{"file", "field", "message",
-    /// "pipeline"}], "valid": N, "invalid": M}`; each pipeline lists its `checks` (name, kind,
-    /// table, severity, on_failure) and `snapshots` (table, file, format, key, columns).
+    /// "pipeline"}], "valid": N, "invalid": M, "quota_per_day": […], "quota_notes": […]}`; each
+    /// pipeline lists its `checks` (name, kind, table, severity, on_failure) and `snapshots`
+    /// (table, file, format, key, columns); `quota_per_day` has one object per key and API (scope,
+    /// busiest_day, calls_per_day, limit, share, standing, pipelines with calls_per_run and
+    /// runs_per_day).
     static func pipelinesJSON(_ pipelines: [PipelineDefinition], problems: [PipelineCatalog.Problem], invalidFiles: [String],
-                              missingFixtures: [String: [String]]) -> String {
+                              missingFixtures: [String: [String]], quota: ScheduledQuota) -> String {
         let listed: [[String: Any]] = pipelines.map { p in
             [
                 "name": p.name, "file": p.file, "description": p.description ?? NSNull(), "source": p.source,
@@ -85,7 +110,8 @@ public struct Console: Sendable {
         let found: [[String: Any]] = problems.map {
             ["file": $0.file, "field": $0.field ?? NSNull(), "message": $0.message, "pipeline": $0.pipelineName]
         }
-        let object: [String: Any] = ["pipelines": listed, "problems": found, "valid": pipelines.count, "invalid": invalidFiles.count]
+        let object: [String: Any] = ["pipelines": listed, "problems": found, "valid": pipelines.count, "invalid": invalidFiles.count,
+                                     "quota_per_day": quota.json, "quota_notes": quota.notes]
         return JSONText.encode(JSONValue(any: object))
     }
 

@@ -8,8 +8,9 @@ extension Console {
     /// `feedline run --dry-run`: prints what a run would do and calls nothing, writes nothing.
     ///
     /// Live: every first-page request with its redacted URL; pages are known only as `1+`,
-    /// because paging stops at the first short page; and the quota cost (at least one call per
-    /// request) against what is left today. Fixtures: the files that would load.
+    /// because paging stops at the first short page; the quota cost (at least one call per
+    /// request) against what is left today; and what a day of the pipelines' schedules costs
+    /// against each daily quota (`ScheduledQuota`). Fixtures: the files that would load.
     ///
     /// Exit: 0 when the run could start; 75 when its minimum cost exceeds a quota; 78 when a key
     /// a live run needs is not set, a setting is invalid, or a fixture file is missing.
@@ -120,8 +121,26 @@ extension Console {
             environment.errorOutput("error: cannot read the quota ledger in \(paths.databaseName): \(error)")
             return .failure
         }
+
+        // A day of these pipelines' schedules against each daily quota.
+        let daily = environment.scheduledQuota(pipelines, reader: reader, limits: control.limits)
+        if !json {
+            for use in daily.uses {
+                let verdict = switch use.standing {
+                case .exceeds: "WOULD EXCEED: calls beyond the quota are refused until midnight KST"
+                case .nearLimit: "near the limit (more than \(ScheduledQuota.percent(QuotaPlanner.nearLimitShare)))"
+                case .fits: "fits"
+                case .unlimited: "no limit set"
+                }
+                let of = use.limit.map { ", \(use.share.map(ScheduledQuota.percent) ?? "-") of \(TerminalProgress.grouped($0))" } ?? ""
+                environment.output("quota a day \(use.scope): these schedules make at least \(TerminalProgress.grouped(use.callsPerDay)) calls on the busiest day (\(use.day) KST)\(of) — \(verdict)")
+            }
+            daily.notes.forEach { environment.output("note: \($0)") }
+        }
+        daily.warnings.forEach(environment.errorOutput)
         if json {
-            environment.output(JSONText.encode(JSONValue(any: ["dry_run": true, "pipelines": entries, "quota": quotaEntries, "rates": rateEntries] as [String: Any])))
+            environment.output(JSONText.encode(JSONValue(any: ["dry_run": true, "pipelines": entries, "quota": quotaEntries, "rates": rateEntries,
+                                                               "quota_per_day": daily.json] as [String: Any])))
         }
         return status
     }

@@ -10,7 +10,7 @@ struct IntakeCommand: AsyncParsableCommand {
         commandName: "intake",
         abstract: "Print a station's hourly, daily and 7-day inhaled PM10/PM2.5 for a walking profile.",
         discussion: """
-        Inhaled µg = concentration (µg/m³) × inhalation rate (m³/h) × time walked (h), per hour, with time walked = distance ÷ speed (at most 1 h). Rates: US EPA Exposure Factors Handbook (2011), Chapter 6, Table 6-2, adults 21 to <31: sedentary 0.25, light 0.72, moderate 1.56, high 3.0 m³/h. The default walks 5000 m every hour at 5 km/h, i.e. a whole hour at the activity's rate. Walking hour h (h:00–h+1:00 KST) is paired with AirKorea's value for that same hour (labelled h+1:00). Hours without a measurement are counted and reported, never taken as 0. PM10 and PM2.5 are reported separately: PM2.5 is part of PM10, so they are never added.
+        Inhaled µg = concentration (µg/m³) × inhalation rate (m³/h) × time walked (h), per hour, with time walked = distance ÷ speed (at most 1 h). Rates: US EPA Exposure Factors Handbook (2011), Chapter 6, Table 6-2, adults 21 to <31: sedentary 0.25, light 0.72, moderate 1.56, high 3.0 m³/h. The default walks 5000 m every hour at 5 km/h, i.e. a whole hour at the activity's rate. Walking hour h (h:00–h+1:00 KST) is paired with AirKorea's value for that same hour (labelled h+1:00). Totals cover the walking hours (--hours) only, and say how many of them had a measurement: `86.9 µg (3/4 walking hours)`. A walking hour without a measurement adds nothing and is never taken as 0; a total over walking hours none of which has a measurement is `-` (null in --json). The daily average divides the week by the days with data. PM10 and PM2.5 are reported separately: PM2.5 is part of PM10, so they are never added.
 
         --legacy computes the original FineDust app's formula instead (dust × metres × 0.036 × 0.01 per hour, under 500 m counts as indoors = 0, one-hour lag), in exact integer arithmetic.
 
@@ -43,7 +43,7 @@ struct IntakeCommand: AsyncParsableCommand {
     @Flag(help: "Use the original app's formula (labelled LEGACY), in exact integer arithmetic.")
     var legacy = false
 
-    @Flag(help: "Print one JSON object: the settings, the day's hours, the day, each of the 7 days and the week (µg; null where no hour had data).")
+    @Flag(help: "Print one JSON object: the settings, the day's walking hours, the day, each of the 7 days and the week (µg; null where no walking hour had data).")
     var json = false
 
     @OptionGroup var global: GlobalOptions
@@ -70,11 +70,15 @@ struct IntakeCommand: AsyncParsableCommand {
         return result.isEmpty ? nil : result.sorted()
     }
 
+    /// What the options ask for (after `validate()`).
+    var request: IntakeRequest {
+        IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
+                      metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
+    }
+
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db)
-        let request = IntakeRequest(station: station, date: LocalDate(iso: date)!, activity: ActivityLevel(rawValue: activity)!,
-                                    metresPerHour: metresPerHour, speed: speed, hours: Self.parseHours(hours)!, legacy: legacy)
         try finish(Console(environment: env).intake(request, paths: paths, json: json))
     }
 }
@@ -121,7 +125,8 @@ extension Console {
             // One extra day before, for the legacy one-hour lag at midnight.
             let pm = try AirKoreaQueries.hourlyPM(database, station: request.station, from: first.adding(days: -1), through: request.date)
             var distances: [HourSlot: Double] = [:]
-            // Outside the walking hours nothing is walked: a known 0 m (0 µg), not missing data.
+            // Outside the walking hours nothing is walked: a known 0 m, so those hours are not
+            // walking hours and count neither as data nor as missing.
             let walking = Set(request.hours)
             for day in 0...6 {
                 for slot in first.adding(days: day).hourSlots {
@@ -171,36 +176,40 @@ struct IntakeReport {
         } else {
             lines.append("Inhaled PM at \(request.station), activity \(request.activity.rawValue) (\(rate) m³/h, US EPA EFH 2011 Table 6-2), \(Self.num(request.metresPerHour, 0)) m per walking hour at \(Self.num(request.speed, 1)) km/h.")
         }
-        lines.append("Walking hours (KST): \(request.hours.map { String($0) }.joined(separator: ","))")
+        let today10 = week.pm10.today, today25 = week.pm25.today
+        let walking = zip(today10.hours, today25.hours).filter { $0.0.isWalking }
+        lines.append("Walking hours (KST): " + (request.metresPerHour == 0
+            ? "none (0 m per hour)" : request.hours.map { String($0) }.joined(separator: ",")))
         lines.append("")
         lines.append("\(request.date)  hour  PM10 µg/m³  PM2.5 µg/m³   PM10 µg  PM2.5 µg")
-        let today10 = week.pm10.today, today25 = week.pm25.today
-        for (h10, h25) in zip(today10.hours, today25.hours) {
+        for (h10, h25) in walking {
             lines.append("            \(Self.pad(String(format: "%02d", h10.walkingSlot.hour), 4))  \(Self.pad(Self.opt(h10.concentration), 10))  \(Self.pad(Self.opt(h25.concentration), 11))  \(Self.pad(Self.opt(h10.micrograms, 1), 8))  \(Self.pad(Self.opt(h25.micrograms, 1), 8))")
         }
         lines.append("")
         lines.append("day total   PM10 \(Self.total(today10.total))   PM2.5 \(Self.total(today25.total))")
         lines.append("")
-        lines.append("7 days       PM10 µg (hours)      PM2.5 µg (hours)")
+        let width = week.pm10.days.map { Self.total($0.total).count }.max() ?? 0
+        lines.append("7 days       \(Self.padRight("PM10", width))   PM2.5")
         for (d10, d25) in zip(week.pm10.days, week.pm25.days) {
-            lines.append("\(d10.date)   \(Self.pad(Self.total(d10.total), 20)) \(Self.total(d25.total))")
+            lines.append("\(d10.date)   \(Self.padRight(Self.total(d10.total), width))   \(Self.total(d25.total))")
         }
         lines.append("")
         lines.append("week total  PM10 \(Self.total(week.pm10.total))   PM2.5 \(Self.total(week.pm25.total))")
         lines.append("today ÷ week  PM10 \(Self.percent(week.pm10.todayRatio))   PM2.5 \(Self.percent(week.pm25.todayRatio))")
-        lines.append("daily average (week ÷ 7)  PM10 \(Self.num(week.pm10.dailyAverageMicrograms, 1)) µg   PM2.5 \(Self.num(week.pm25.dailyAverageMicrograms, 1)) µg")
+        lines.append("daily average (week ÷ days with data)  PM10 \(Self.average(week.pm10))   PM2.5 \(Self.average(week.pm25))")
         return lines.joined(separator: "\n")
     }
 
-    /// The same figures as one JSON object (µg rounded to 0.001; a total with no hour of data
-    /// is null, never 0).
+    /// The same figures as one JSON object (µg rounded to 0.001; a total over walking hours none
+    /// of which has data is null, never 0). `hours` lists the walking hours; `hours_with_data` and
+    /// `hours_expected` count walking hours.
     var json: String {
         func number(_ v: Double?) -> Any { v.map { ($0 * 1000).rounded() / 1000 } ?? NSNull() }
         func total(_ t: IntakeTotal) -> [String: Any] {
-            ["ug": t.hoursWithData == 0 ? NSNull() : number(t.micrograms), "hours_with_data": t.hoursWithData, "hours_expected": t.hoursExpected]
+            ["ug": number(t.micrograms), "hours_with_data": t.walkingHoursWithData, "hours_expected": t.walkingHours]
         }
         let today10 = week.pm10.today, today25 = week.pm25.today
-        let hours: [[String: Any]] = zip(today10.hours, today25.hours).map { h10, h25 in
+        let hours: [[String: Any]] = zip(today10.hours, today25.hours).filter { $0.0.isWalking }.map { h10, h25 in
             ["hour": h10.walkingSlot.hour, "pm10_ug_m3": number(h10.concentration), "pm25_ug_m3": number(h25.concentration),
              "pm10_ug": number(h10.micrograms), "pm25_ug": number(h25.micrograms)]
         }
@@ -216,22 +225,34 @@ struct IntakeReport {
             "days": days,
             "week": ["pm10": total(week.pm10.total), "pm25": total(week.pm25.total),
                      "today_share": ["pm10": number(week.pm10.todayRatio), "pm25": number(week.pm25.todayRatio)],
-                     "daily_average_ug": ["pm10": number(week.pm10.dailyAverageMicrograms), "pm25": number(week.pm25.dailyAverageMicrograms)]],
+                     "daily_average_ug": ["pm10": number(week.pm10.dailyAverageMicrograms), "pm25": number(week.pm25.dailyAverageMicrograms)],
+                     "days_with_data": ["pm10": week.pm10.daysWithData, "pm25": week.pm25.daysWithData]],
         ]
         if !request.legacy { object["inhalation_m3_per_h"] = InhalationRates.efh2011Adults21To31.rate(for: request.activity) }
         return JSONText.encode(JSONValue(any: object))
     }
 
-    /// A total with its completeness; no data at all prints as "no data", never as 0.
+    /// A total with the walking hours it covers: `86.9 µg (3/4 walking hours)`; no data at all
+    /// prints as `-`, never as 0.
     static func total(_ t: IntakeTotal) -> String {
-        t.hoursWithData == 0 ? "no data (0/\(t.hoursExpected) h)" : "\(num(t.micrograms, 1)) µg (\(t.hoursWithData)/\(t.hoursExpected) h)"
+        guard t.walkingHours > 0 else { return "\(num(0, 1)) µg (no walking hours)" }
+        let covered = "(\(t.walkingHoursWithData)/\(t.walkingHours) walking hours)"
+        return t.micrograms.map { "\(num($0, 1)) µg \(covered)" } ?? "- \(covered)"
     }
-    static func percent(_ r: Double) -> String { "\(num(r * 100, 1))%" }
+    /// The week's daily average with the days behind it: `45.2 µg (3/7 days)`, or `-`.
+    static func average(_ week: WeeklyIntake) -> String {
+        let days = "(\(week.daysWithData)/\(week.days.count) days)"
+        return week.dailyAverageMicrograms.map { "\(num($0, 1)) µg \(days)" } ?? "- \(days)"
+    }
+    static func percent(_ r: Double?) -> String { r.map { "\(num($0 * 100, 1))%" } ?? "-" }
     static func opt(_ v: Double?, _ digits: Int = 0) -> String { v.map { num($0, digits) } ?? "-" }
     static func num(_ v: Double, _ digits: Int = 2) -> String {
         String(format: "%.\(digits)f", v)
     }
     static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+    static func padRight(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
     }
 }

@@ -26,9 +26,9 @@ public enum SlotPairing: String, CaseIterable, Hashable, Sendable, Codable {
 
 // MARK: - Results
 
-/// One walking hour's intake with the inputs behind it.
+/// One hour's intake with the inputs behind it.
 public struct HourlyIntake: Hashable, Sendable {
-    /// The walking hour, [h, h+1) KST.
+    /// The hour, [h, h+1) KST.
     public let walkingSlot: HourSlot
     /// The measurement slot paired with it (`SlotPairing`).
     public let concentrationSlot: HourSlot
@@ -50,47 +50,78 @@ public struct HourlyIntake: Hashable, Sendable {
 
     /// True when the hour's intake is known.
     public var hasData: Bool { micrograms != nil }
+
+    /// True unless nothing was walked in the hour (a known 0 m). An hour whose distance is
+    /// unknown may have been walked, so it counts as a walking hour (without data). Only walking
+    /// hours count in totals and their completeness: an hour nobody walked in says nothing about
+    /// intake, whether or not its air was measured.
+    public var isWalking: Bool { distanceMetres != 0 }
 }
 
-/// A sum of hourly intakes with how many hours it actually covers.
+/// A sum of hourly intakes over walking hours, with how many of them it actually covers.
+///
+/// Hours nobody walked in are not part of it (`HourlyIntake.isWalking`). Over walking hours none
+/// of which has data, the total is unknown (`micrograms` is nil), never 0.
 public struct IntakeTotal: Hashable, Sendable, Codable {
-    /// µg inhaled over the hours with data. Unrounded.
-    public var micrograms: Micrograms
-    /// Hours whose intake is known.
-    public var hoursWithData: Int
-    /// Hours the total should cover.
-    public var hoursExpected: Int
+    /// µg summed over the walking hours with data; 0 when none has data. Unrounded. Read
+    /// `micrograms`, which is nil when there is no data at all.
+    public var microgramsOverHoursWithData: Micrograms
+    /// Walking hours whose intake is known.
+    public var walkingHoursWithData: Int
+    /// Walking hours the total should cover.
+    public var walkingHours: Int
 
-    public init(micrograms: Micrograms, hoursWithData: Int, hoursExpected: Int) {
-        self.micrograms = micrograms
-        self.hoursWithData = hoursWithData
-        self.hoursExpected = hoursExpected
+    public init(microgramsOverHoursWithData: Micrograms, walkingHoursWithData: Int, walkingHours: Int) {
+        self.microgramsOverHoursWithData = microgramsOverHoursWithData
+        self.walkingHoursWithData = walkingHoursWithData
+        self.walkingHours = walkingHours
     }
 
-    /// Nothing, over no hours.
-    public static let zero = IntakeTotal(micrograms: 0, hoursWithData: 0, hoursExpected: 0)
+    /// The total of `hours`' walking hours; the others change nothing.
+    public init(of hours: some Sequence<HourlyIntake>) {
+        var total = IntakeTotal.zero
+        for hour in hours where hour.isWalking {
+            total.walkingHours += 1
+            if let micrograms = hour.micrograms {
+                total.walkingHoursWithData += 1
+                total.microgramsOverHoursWithData += micrograms
+            }
+        }
+        self = total
+    }
 
-    /// `hoursWithData ÷ hoursExpected`, 0…1; nil when no hour is expected.
+    /// Nothing, over no walking hours.
+    public static let zero = IntakeTotal(microgramsOverHoursWithData: 0, walkingHoursWithData: 0, walkingHours: 0)
+
+    /// µg inhaled over the walking hours with data (a partial total when some have none: see
+    /// `walkingHoursWithData`); nil when there are walking hours and none has data. With no
+    /// walking hour at all, 0 µg: nothing was walked, so nothing was inhaled while walking.
+    public var micrograms: Micrograms? { hasNoData ? nil : microgramsOverHoursWithData }
+
+    /// True when there are walking hours and none of them has data.
+    public var hasNoData: Bool { walkingHours > 0 && walkingHoursWithData == 0 }
+
+    /// `walkingHoursWithData ÷ walkingHours`, 0…1; nil when there is no walking hour.
     public var completeness: Double? {
-        hoursExpected == 0 ? nil : Double(hoursWithData) / Double(hoursExpected)
+        walkingHours == 0 ? nil : Double(walkingHoursWithData) / Double(walkingHours)
     }
 
-    /// True when every expected hour has data.
-    public var isComplete: Bool { hoursWithData == hoursExpected }
+    /// True when every walking hour has data.
+    public var isComplete: Bool { walkingHoursWithData == walkingHours }
 
     /// The sum of two totals (µg and hour counts added).
     public static func + (a: IntakeTotal, b: IntakeTotal) -> IntakeTotal {
-        IntakeTotal(micrograms: a.micrograms + b.micrograms,
-                    hoursWithData: a.hoursWithData + b.hoursWithData,
-                    hoursExpected: a.hoursExpected + b.hoursExpected)
+        IntakeTotal(microgramsOverHoursWithData: a.microgramsOverHoursWithData + b.microgramsOverHoursWithData,
+                    walkingHoursWithData: a.walkingHoursWithData + b.walkingHoursWithData,
+                    walkingHours: a.walkingHours + b.walkingHours)
     }
 }
 
-/// One day's intake: every expected walking hour and their total.
+/// One day's intake: every expected hour and the total over its walking hours.
 public struct DailyIntake: Hashable, Sendable {
     /// The KST date.
     public let date: LocalDate
-    /// The expected walking hours of the day, ascending (24, or fewer before a cutoff).
+    /// The expected hours of the day, walking or not, ascending (24, or fewer before a cutoff).
     public let hours: [HourlyIntake]
 
     public init(date: LocalDate, hours: [HourlyIntake]) {
@@ -98,16 +129,15 @@ public struct DailyIntake: Hashable, Sendable {
         self.hours = hours
     }
 
-    /// The day's total with its completeness.
-    public var total: IntakeTotal {
-        IntakeTotal(micrograms: hours.reduce(0) { $0 + ($1.micrograms ?? 0) },
-                    hoursWithData: hours.count { $0.hasData },
-                    hoursExpected: hours.count)
-    }
+    /// The day's walking hours (`HourlyIntake.isWalking`), ascending.
+    public var walkingHours: [HourlyIntake] { hours.filter(\.isWalking) }
+
+    /// The day's total over its walking hours, with its completeness.
+    public var total: IntakeTotal { IntakeTotal(of: hours) }
 }
 
 /// Seven days of intake, D-6 … today, as the original app's statistics screen showed them
-/// (the original's rules, DOMAIN.md §2.5 and §7.6, not the refactor's regressions).
+/// (DOMAIN.md §2.5 and §7.6), except that a day without data is never taken as 0 µg.
 public struct WeeklyIntake: Hashable, Sendable {
     /// Seven days, oldest (D-6) first, today last.
     public let days: [DailyIntake]
@@ -117,14 +147,26 @@ public struct WeeklyIntake: Hashable, Sendable {
     /// Today (the last day).
     public var today: DailyIntake { days[days.count - 1] }
 
-    /// The week's total with its completeness.
+    /// The week's total over its walking hours, with its completeness.
     public var total: IntakeTotal { days.reduce(IntakeTotal.zero) { $0 + $1.total } }
 
-    /// Today's share of the week: `today µg ÷ max(week µg, 1)` (the denominator is clamped to 1 µg).
-    public var todayRatio: Double { today.total.micrograms / max(total.micrograms, 1) }
+    /// Today's share of the week: `today µg ÷ max(week µg, 1)` (the denominator is clamped to
+    /// 1 µg); nil when today or the week has no data.
+    public var todayRatio: Double? {
+        guard let today = today.total.micrograms, let week = total.micrograms else { return nil }
+        return today / max(week, 1)
+    }
 
-    /// The week's daily average, `week µg ÷ 7`, µg/day.
-    public var dailyAverageMicrograms: Micrograms { total.micrograms / Double(days.count) }
+    /// Days whose total is known (some walking hour with data, or no walking hour at all).
+    public var daysWithData: Int { days.count { $0.total.micrograms != nil } }
+
+    /// The week's daily average, µg/day: the week's µg ÷ the days with data (÷ 7 when every day
+    /// has data, as the original app divided). A day without data is left out rather than
+    /// counted as 0 µg; nil when no day has data.
+    public var dailyAverageMicrograms: Micrograms? {
+        guard daysWithData > 0, let week = total.micrograms else { return nil }
+        return week / Double(daysWithData)
+    }
 }
 
 // MARK: - Calculator
@@ -135,7 +177,8 @@ public struct WeeklyIntake: Hashable, Sendable {
 /// distances are metres walked keyed by walking slot. Hours are paired by key
 /// (`SlotPairing`), never by position. An hour's intake is known when its distance is present
 /// and either its paired concentration is present or the distance gives zero intake anyway
-/// (0 m; below 500 m in the legacy model). Unknown hours are counted, never taken as 0.
+/// (0 m; below 500 m in the legacy model). Totals cover the walking hours only (every hour
+/// except those with a known 0 m); a walking hour without data is counted, never taken as 0.
 public struct IntakeCalculator: Sendable {
     /// The intake model.
     public var model: any WalkingIntakeModel

@@ -186,3 +186,113 @@ public enum QuotaPlanner {
                   context: request.displayURL, exhaustsDailyQuota: true)
     }
 }
+
+// MARK: - A day under the schedules
+
+/// One pipeline's calls against one daily quota on one day: the calls a run makes at least,
+/// times the runs its schedule fires that day.
+public struct ScheduledCalls: Sendable, Equatable {
+    public var pipeline: String
+    /// Calls one run makes at least (every first page, `QuotaPlanner.minimumCalls`).
+    public var callsPerRun: Int
+    /// Runs the schedule fires in the quota day.
+    public var runsPerDay: Int
+
+    public init(pipeline: String, callsPerRun: Int, runsPerDay: Int) {
+        self.pipeline = pipeline; self.callsPerRun = callsPerRun; self.runsPerDay = runsPerDay
+    }
+
+    /// `callsPerRun × runsPerDay`.
+    public var callsPerDay: Int { callsPerRun * runsPerDay }
+}
+
+/// What the schedules spend of one daily quota on their busiest day.
+public struct DailyQuotaUse: Sendable, Equatable {
+    /// How the day's calls stand against the limit.
+    public enum Standing: String, Sendable, Equatable {
+        /// No limit is set for the scope.
+        case unlimited
+        /// At most `QuotaPlanner.nearLimitShare` of the limit.
+        case fits
+        /// Within the limit, but above `QuotaPlanner.nearLimitShare` of it: little room for
+        /// retries, backfills or runs by hand.
+        case nearLimit
+        /// More than the limit: some scheduled runs would be refused.
+        case exceeds
+    }
+
+    public var scope: QuotaScope
+    /// Calls allowed a day, nil for no limit.
+    public var limit: Int?
+    /// The busiest quota day (KST) of the period looked at.
+    public var day: LocalDate
+    /// Each pipeline's calls that day, by pipeline name (pipelines with no run that day left out).
+    public var pipelines: [ScheduledCalls]
+
+    public init(scope: QuotaScope, limit: Int?, day: LocalDate, pipelines: [ScheduledCalls]) {
+        self.scope = scope; self.limit = limit; self.day = day; self.pipelines = pipelines
+    }
+
+    /// Calls the schedules make that day, at least.
+    public var callsPerDay: Int { pipelines.reduce(0) { $0 + $1.callsPerDay } }
+
+    /// `callsPerDay ÷ limit`; nil without a limit.
+    public var share: Double? {
+        guard let limit else { return nil }
+        return limit == 0 ? (callsPerDay == 0 ? 0 : .infinity) : Double(callsPerDay) / Double(limit)
+    }
+
+    public var standing: Standing {
+        guard let limit, let share else { return .unlimited }
+        if callsPerDay > limit { return .exceeds }
+        return share > QuotaPlanner.nearLimitShare ? .nearLimit : .fits
+    }
+}
+
+extension QuotaPlanner {
+    /// Above this share of a daily quota, the schedules leave too little room (retries after a
+    /// failure, backfills, runs by hand) and are reported as near the limit.
+    public static let nearLimitShare = 0.8
+
+    /// Days a schedule is looked at from the first: a year, so that weekly, monthly and yearly
+    /// runs all meet on their busiest day.
+    public static let scheduleDays = 366
+
+    /// Runs of `schedule` in each quota day (KST) from `firstDay`, `days` of them.
+    public static func runsPerQuotaDay(_ schedule: CronSchedule, from firstDay: LocalDate, days: Int) -> [Int] {
+        guard days > 0, let start = HourSlot(date: firstDay, hour: 0)?.start,
+              let end = HourSlot(date: firstDay.adding(days: days), hour: 0)?.start else { return [] }
+        var runs = [Int](repeating: 0, count: days)
+        for time in schedule.fireTimes(from: start, before: end) {
+            let index = quotaDay(time).daysSinceEpoch - firstDay.daysSinceEpoch
+            if runs.indices.contains(index) { runs[index] += 1 }
+        }
+        return runs
+    }
+
+    /// Per scope, the busiest quota day of `pipelines` under their schedules: on each day, every
+    /// pipeline's minimum calls a run times its runs that day, summed per scope; the day with the
+    /// most calls (the earliest of equals) is kept. `runsPerDay[i]` is a pipeline's runs on
+    /// `firstDay + i`. Sorted by scope.
+    public static func dailyUse(_ pipelines: [(name: String, callsPerRun: [QuotaScope: Int], runsPerDay: [Int])],
+                                firstDay: LocalDate, limits: QuotaLimits) -> [DailyQuotaUse] {
+        let scopes = Set(pipelines.flatMap(\.callsPerRun.keys)).sorted()
+        let days = pipelines.map(\.runsPerDay.count).max() ?? 0
+        return scopes.map { scope in
+            let sharing = pipelines.filter { ($0.callsPerRun[scope] ?? 0) > 0 }
+            func calls(on day: Int) -> Int {
+                sharing.reduce(0) { $0 + $1.callsPerRun[scope]! * (day < $1.runsPerDay.count ? $1.runsPerDay[day] : 0) }
+            }
+            var busiest = 0, most = -1
+            for day in 0..<Swift.max(days, 1) {
+                let total = calls(on: day)
+                if total > most { (busiest, most) = (day, total) }
+            }
+            let shares = sharing.compactMap { p -> ScheduledCalls? in
+                let runs = busiest < p.runsPerDay.count ? p.runsPerDay[busiest] : 0
+                return runs > 0 ? ScheduledCalls(pipeline: p.name, callsPerRun: p.callsPerRun[scope]!, runsPerDay: runs) : nil
+            }.sorted { $0.pipeline < $1.pipeline }
+            return DailyQuotaUse(scope: scope, limit: limits.limit(for: scope.source), day: firstDay.adding(days: busiest), pipelines: shares)
+        }
+    }
+}

@@ -57,15 +57,18 @@ public struct PostgresDialect: DDLDialect {
 
 /// The identifiers a PostgreSQL database records and what they mean now.
 public enum PostgresSchema {
-    /// The migration identifier of the declared schema (as on SQLite).
-    public static let declaredStep = "declared-v1"
+    /// The migration identifier of the declared schema (as on SQLite: `declared-v2` recreates
+    /// the views of a database `declared-v1` built).
+    public static let declaredStep = "declared-v2"
 
-    /// The migrations released before the schema was declared: recorded by older databases,
-    /// whose shape the declared step checks and completes.
+    /// The migrations released before the schema was declared, and the declared schema's
+    /// earlier steps: recorded by older databases, whose shape the declared step checks and
+    /// completes.
     public static let released: Set<String> = [
         "pg-v1-ledger", "pg-v1-air-quality", "pg-v1-careers", "pg-v2-schedule-slots",
         "airkorea-v1-station-stats-and-pm-alerts", "openweather-v1-air-pollution-and-weather", "openweather-v2-place",
         "openaq-v1-locations-sensors-latest-hourly", "cross-source-v1-air-quality-hourly",
+        "declared-v1",
     ]
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.

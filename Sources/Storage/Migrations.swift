@@ -5,12 +5,12 @@ import Pipeline
 /// come as new migrations appended here.
 enum FeedlineMigrations {
     /// The migrations that built older files (feedline's history, then the released feed
-    /// migrations, which later files no longer run), the declared step that brings any file to
+    /// migrations and earlier declared steps, which later files no longer run), the declared step that brings any file to
     /// the declared schema (`SQLiteSchema`), then `schema`'s raw SQLite migrations. Throws
     /// `SchemaMigrationError` when an identifier is used twice (GRDB would stop the process).
     static func migrator(with schema: FeedSchema) throws -> DatabaseMigrator {
         var migrator = migrator
-        for identifier in releasedFeedMigrations {
+        for identifier in releasedFeedMigrations + releasedDeclaredSteps {
             migrator.registerMigration(identifier) { _ in }
         }
         let declarations = SQLiteSchema.declarations(schema)
@@ -35,8 +35,12 @@ enum FeedlineMigrations {
         "cross-source-v1-air-quality-hourly",
     ]
 
+    /// The declared schema's earlier steps: recorded in files they built, and nothing to do now
+    /// (the current `SQLiteSchema.declaredStep` brings those files to the declaration).
+    static let releasedDeclaredSteps = ["declared-v1"]
+
     /// Every released identifier a new file records as applied without running.
-    static let released: Set<String> = Set(migrator.migrations + releasedFeedMigrations)
+    static let released: Set<String> = Set(migrator.migrations + releasedFeedMigrations + releasedDeclaredSteps)
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

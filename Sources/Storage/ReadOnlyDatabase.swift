@@ -134,7 +134,8 @@ public final class ReadOnlyDatabase: @unchecked Sendable {
     public func pendingMigrations() throws -> [String] {
         try read { db in
             let applied = try FeedlineMigrations.migrator.appliedIdentifiers(db)
-            return (FeedlineMigrations.migrator.migrations + [SQLiteSchema.declaredStep]).filter { !applied.contains($0) }
+            return (FeedlineMigrations.migrator.migrations + FeedlineMigrations.releasedDeclaredSteps + [SQLiteSchema.declaredStep])
+                .filter { !applied.contains($0) }
         }
     }
 

@@ -52,9 +52,12 @@ struct SQLiteDialect: DDLDialect {
 /// Brings a SQLite database to the declared schema.
 enum SQLiteSchema {
     /// The migration identifier of the declared schema. A change to a declaration that an
-    /// `ALTER TABLE … ADD` can make (a new table, column, index, view or trigger) comes with a
-    /// new identifier here (`declared-v2`), so an older feedline knows the file is newer.
-    static let declaredStep = "declared-v1"
+    /// `ALTER TABLE … ADD` can make (a new table, column, index, view or trigger), or a view's
+    /// query changing, comes with a new identifier here, so that files the earlier step built
+    /// run the step again (which recreates every view) and an older feedline knows the file is
+    /// newer; the earlier identifiers go to `FeedlineMigrations.releasedDeclaredSteps`.
+    /// `declared-v2`: `exposure_weekly` no longer counts a day without data as 0 µg.
+    static let declaredStep = "declared-v2"
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.
     static func declarations(_ schema: FeedSchema) -> SchemaDeclarations {

@@ -48,29 +48,38 @@ import TestSupport
         #expect(m.exceedances.allSatisfy { $0.hoursOver == 17 })
     }
 
-    @Test func intakeIsTheDomainCalculatorsAndMissingHoursAreNotZeroed() {
+    @Test func intakeIsTheDomainCalculatorsAndMissingHoursAreNotZeroed() throws {
         // Default profile: a whole hour at 1.56 m³/h per hour: 40 µg/m³ → 62.4 µg.
         let m = model(rows: rows("종로구", on: day, [8: (40, 20), 9: (nil, 10)]))
         let intake = m.days[0].intake
-        #expect(abs(intake.pm10.micrograms - 40 * 1.56) < 1e-9)
-        #expect(abs(intake.pm25.micrograms - 30 * 1.56) < 1e-9)
-        #expect(intake.pm10.hoursWithData == 1 && intake.pm10.hoursExpected == 24)
-        #expect(intake.pm25.hoursWithData == 2)
+        #expect(abs(try #require(intake.pm10.micrograms) - 40 * 1.56) < 1e-9)
+        #expect(abs(try #require(intake.pm25.micrograms) - 30 * 1.56) < 1e-9)
+        #expect(intake.pm10.walkingHoursWithData == 1 && intake.pm10.walkingHours == 24)
+        #expect(intake.pm25.walkingHoursWithData == 2)
         // The same numbers straight from Domain.
         let expected = IntakeCalculator(model: InhalationIntakeModel()).daily(
             on: day, concentrations: HourlySeries([HourSlot(date: day, hour: 8)!: 40.0]),
             distances: HourlySeries(Dictionary(uniqueKeysWithValues: day.hourSlots.map { ($0, 5000.0) })))
         #expect(expected.total == intake.pm10)
         // The 7-day total covers D-6…D.
-        #expect(m.days[0].intakeWeek.pm10.hoursExpected == 7 * 24)
+        #expect(m.days[0].intakeWeek.pm10.walkingHours == 7 * 24)
 
         // A commute profile only counts its hours.
         let commute = model(rows: rows("종로구", on: day, [8: (40, 20), 12: (100, 50)]),
                             profile: WalkingProfile(activity: .moderate, metresPerHour: 2500, speed: 5, hours: [8, 18]))
-        // 2500 m at 5 km/h is half an hour; 12:00 is not a walking hour (0 µg, known); 18:00 has no data.
-        #expect(abs(commute.days[0].intake.pm10.micrograms - 40 * 1.56 * 0.5) < 1e-9)
-        #expect(commute.days[0].intake.pm10.hoursExpected == 24)
-        #expect(commute.days[0].intake.pm10.hoursWithData == 23)
+        // 2500 m at 5 km/h is half an hour; 12:00 is not a walking hour (not counted, whatever
+        // its air); 18:00 has no data.
+        #expect(abs(try #require(commute.days[0].intake.pm10.micrograms) - 40 * 1.56 * 0.5) < 1e-9)
+        #expect(commute.days[0].intake.pm10.walkingHours == 2)
+        #expect(commute.days[0].intake.pm10.walkingHoursWithData == 1)
+        #expect(commute.days[0].intakeWeek.pm10.walkingHours == 7 * 2)
+        // Walking hours none of which has a measurement: no total (a gap in the chart, – in the table), never 0 µg.
+        let evening = model(rows: rows("종로구", on: day, [8: (40, 20), 12: (100, 50)]),
+                            profile: WalkingProfile(activity: .moderate, metresPerHour: 5000, speed: 5, hours: [20, 21, 22, 23]))
+        #expect(evening.days[0].intake.pm10.micrograms == nil && evening.days[0].intake.pm10.walkingHours == 4)
+        #expect(evening.days[0].intakeWeek.pm10.micrograms == nil)
+        let html = ReportHTML.render(evening, version: "9.9")
+        #expect(html.contains("<tr><td>2024-03-06</td><td>–</td><td>–</td><td>0 / 0 of 4</td><td>–</td><td>–</td></tr>"), "\(html)")
     }
 
     @Test func provinceHoursAreStationMeansAndTheCoarseShareUsesPairedHours() {

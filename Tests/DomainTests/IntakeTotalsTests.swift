@@ -27,34 +27,36 @@ struct IntakeTotalsTests {
     }
 
     @Test("a full day: 24 hours with data, total is the sum")
-    func fullDay() {
+    func fullDay() throws {
         let daily = IntakeCalculator().daily(on: today, concentrations: constant(35, on: [today]),
                                              distances: constant(2_000, on: [today]))
         #expect(daily.hours.count == 24)
-        #expect(daily.total.hoursWithData == 24 && daily.total.hoursExpected == 24)
+        #expect(daily.total.walkingHoursWithData == 24 && daily.total.walkingHours == 24)
         #expect(daily.total.completeness == 1)
         #expect(daily.total.isComplete)
-        #expect(abs(daily.total.micrograms - 24 * 21.84) < 1e-9)
+        #expect(abs(try #require(daily.total.micrograms) - 24 * 21.84) < 1e-9)
     }
 
-    @Test("missing hours are counted, not taken as zero; 0 m with no concentration is a known 0")
-    func missingHours() {
+    @Test("missing walking hours are counted, not taken as zero; an hour with 0 m is not a walking hour")
+    func missingHours() throws {
         var concentrations = constant(40, on: [today])
         var distances = constant(1_000, on: [today])
         concentrations[slot(today, 8)] = nil // walked, but no measurement: unknown
         distances[slot(today, 9)] = nil // measurement, but no distance: unknown
         distances[slot(today, 3)] = 0
-        concentrations[slot(today, 3)] = nil // did not walk: known 0 whatever the air
+        concentrations[slot(today, 3)] = nil // did not walk: known 0 whatever the air, and not a walking hour
         let daily = IntakeCalculator().daily(on: today, concentrations: concentrations, distances: distances)
-        #expect(daily.total.hoursExpected == 24)
-        #expect(daily.total.hoursWithData == 22)
-        #expect(daily.total.completeness == 22.0 / 24.0)
+        #expect(daily.hours.count == 24 && daily.walkingHours.count == 23)
+        #expect(daily.total.walkingHours == 23)
+        #expect(daily.total.walkingHoursWithData == 21)
+        #expect(daily.total.completeness == 21.0 / 23.0)
         #expect(!daily.total.isComplete)
         #expect(daily.hours[8].micrograms == nil && daily.hours[8].distanceMetres == 1_000 && daily.hours[8].concentration == nil)
         #expect(daily.hours[9].micrograms == nil)
-        #expect(daily.hours[3].micrograms == 0 && daily.hours[3].hasData)
+        #expect(daily.hours[3].micrograms == 0 && daily.hours[3].hasData && !daily.hours[3].isWalking)
+        #expect(daily.hours[9].isWalking, "an unknown distance may have been walked")
         let perHour = 40 * 1.56 * 0.2
-        #expect(abs(daily.total.micrograms - 21 * perHour) < 1e-9)
+        #expect(abs(try #require(daily.total.micrograms) - 21 * perHour) < 1e-9)
     }
 
     @Test("today before a cutoff expects only the hours before it")
@@ -62,7 +64,7 @@ struct IntakeTotalsTests {
         let calculator = IntakeCalculator()
         let daily = calculator.daily(on: today, concentrations: constant(10, on: [today]), distances: constant(500, on: [today]),
                                      before: slot(today, 15))
-        #expect(daily.total.hoursExpected == 15)
+        #expect(daily.total.walkingHours == 15)
         #expect(daily.hours.last?.walkingSlot == slot(today, 14))
         #expect(daily.total.isComplete)
         let empty = calculator.daily(on: today.adding(days: 1), concentrations: HourlySeries(), distances: HourlySeries(),
@@ -71,39 +73,60 @@ struct IntakeTotalsTests {
         #expect(empty.total.completeness == nil)
     }
 
-    @Test("the week is 7 days D-6 … today; ratio = today ÷ max(week, 1); average = week ÷ 7")
-    func weekly() {
+    @Test("the week is 7 days D-6 … today; ratio = today ÷ max(week, 1); average = week ÷ 7 when every day has data")
+    func weekly() throws {
         let weekly = IntakeCalculator().weekly(endingOn: today, concentrations: constant(35, on: week), distances: constant(2_000, on: week))
         #expect(weekly.days.map(\.date) == week)
         #expect(weekly.days.first?.date == LocalDate(year: 2024, month: 3, day: 6))
         #expect(weekly.today.date == today)
-        #expect(weekly.total.hoursExpected == 7 * 24 && weekly.total.isComplete)
-        #expect(abs(weekly.total.micrograms - 7 * 24 * 21.84) < 1e-6)
-        #expect(abs(weekly.todayRatio - 1.0 / 7.0) < 1e-12)
-        #expect(abs(weekly.dailyAverageMicrograms - 24 * 21.84) < 1e-9)
+        #expect(weekly.total.walkingHours == 7 * 24 && weekly.total.isComplete)
+        #expect(abs(try #require(weekly.total.micrograms) - 7 * 24 * 21.84) < 1e-6)
+        #expect(abs(try #require(weekly.todayRatio) - 1.0 / 7.0) < 1e-12)
+        #expect(weekly.daysWithData == 7)
+        #expect(abs(try #require(weekly.dailyAverageMicrograms) - 24 * 21.84) < 1e-9)
     }
 
-    @Test("a week with no intake has ratio 0 (denominator clamped to 1 µg), average 0, and says it has no data")
-    func emptyWeek() {
+    @Test("a week with days without data averages over the days with data, never counting the others as 0 µg")
+    func weekWithMissingDays() throws {
+        let weekly = IntakeCalculator().weekly(endingOn: today, concentrations: constant(35, on: Array(week.suffix(2))),
+                                               distances: constant(2_000, on: week))
+        #expect(weekly.daysWithData == 2)
+        #expect(weekly.days.prefix(5).allSatisfy { $0.total.micrograms == nil })
+        #expect(weekly.total.walkingHoursWithData == 48 && weekly.total.walkingHours == 168)
+        #expect(abs(try #require(weekly.dailyAverageMicrograms) - 24 * 21.84) < 1e-9)
+        // Today without data: no share of the week rather than 0 %.
+        let noToday = IntakeCalculator().weekly(endingOn: today, concentrations: constant(35, on: [week[0]]),
+                                                distances: constant(2_000, on: week))
+        #expect(noToday.todayRatio == nil && noToday.total.micrograms != nil)
+    }
+
+    @Test("a week without data has no total, no ratio and no average (never 0); a tiny week divides by 1 µg")
+    func emptyWeek() throws {
         let weekly = IntakeCalculator().weekly(endingOn: today, concentrations: HourlySeries(), distances: HourlySeries())
         #expect(weekly.days.count == 7)
-        #expect(weekly.todayRatio == 0)
-        #expect(weekly.dailyAverageMicrograms == 0)
-        #expect(weekly.total.hoursWithData == 0 && weekly.total.hoursExpected == 168)
+        #expect(weekly.total.micrograms == nil)
+        #expect(weekly.todayRatio == nil)
+        #expect(weekly.dailyAverageMicrograms == nil)
+        #expect(weekly.total.walkingHoursWithData == 0 && weekly.total.walkingHours == 168)
         #expect(weekly.total.completeness == 0)
+        // Nothing walked all week: exactly 0 µg, over no walking hour.
+        let still = IntakeCalculator().weekly(endingOn: today, concentrations: HourlySeries(), distances: constant(0, on: week))
+        #expect(still.total == .zero && still.total.micrograms == 0 && still.total.completeness == nil)
+        #expect(still.dailyAverageMicrograms == 0)
         // A tiny week (< 1 µg) divides by 1, not by itself.
         let tiny = IntakeCalculator().weekly(endingOn: today, concentrations: constant(1, on: [today]),
                                              distances: HourlySeries([slot(today, 10): 100]))
-        #expect(abs(tiny.todayRatio - tiny.today.total.micrograms) < 1e-15)
-        #expect(tiny.todayRatio < 1)
+        let ratio = try #require(tiny.todayRatio)
+        #expect(abs(ratio - (try #require(tiny.today.total.micrograms))) < 1e-15)
+        #expect(ratio < 1)
     }
 
     @Test("PM10 and PM2.5 are computed separately, by key")
-    func dustPair() {
+    func dustPair() throws {
         let concentrations = DustPair(pm10: constant(80, on: week), pm25: constant(35, on: week))
         let weekly = IntakeCalculator().weekly(endingOn: today, concentrations: concentrations, distances: constant(2_000, on: week))
-        #expect(abs(weekly.pm10.today.total.micrograms - 24 * 80 * 1.56 * 0.4) < 1e-9)
-        #expect(abs(weekly.pm25.today.total.micrograms - 24 * 35 * 1.56 * 0.4) < 1e-9)
+        #expect(abs(try #require(weekly.pm10.today.total.micrograms) - 24 * 80 * 1.56 * 0.4) < 1e-9)
+        #expect(abs(try #require(weekly.pm25.today.total.micrograms) - 24 * 35 * 1.56 * 0.4) < 1e-9)
         let daily = IntakeCalculator().daily(on: today, concentrations: concentrations, distances: constant(2_000, on: week))
         #expect(daily.map(\.total) == weekly.map(\.today.total))
     }
@@ -136,10 +159,90 @@ struct IntakeTotalsTests {
             let distances = constant(1_500, on: week)
             let calculator = IntakeCalculator()
             let weekly = calculator.weekly(endingOn: today, concentrations: concentrations, distances: distances)
-            let sum = weekly.days.reduce(0) { $0 + $1.total.micrograms }
-            #expect(approximatelyEqual(weekly.total.micrograms, sum))
+            let sum = weekly.days.reduce(0) { $0 + ($1.total.micrograms ?? 0) }
+            #expect(approximatelyEqual(weekly.total.micrograms ?? .nan, sum))
             let alone = calculator.daily(on: today, concentrations: concentrations.on(today), distances: distances.on(today))
             #expect(alone.total == weekly.today.total)
+        }
+    }
+
+    // MARK: - Totals count walking hours only
+
+    /// One hour of a generated day: walked or not, metres if walked, the paired measurement.
+    typealias GeneratedHour = (walks: Bool, metres: Double, concentration: Double?)
+
+    /// 24 hours of a day: about half walked (1 m … 10 km), three in four measured.
+    static let generatedDay = zip(Gen.bool, Gen.double(in: 1...10_000), Gen.double(in: 0...300).optional).array(of: 24)
+
+    /// The day's concentrations and distances (0 m in the hours not walked).
+    func series(_ day: [GeneratedHour]) -> (HourlySeries<Double>, HourlySeries<Double>) {
+        var concentrations = HourlySeries<Double>(), distances = HourlySeries<Double>()
+        for (hour, h) in day.enumerated() {
+            concentrations[slot(today, hour)] = h.concentration
+            distances[slot(today, hour)] = h.walks ? h.metres : 0
+        }
+        return (concentrations, distances)
+    }
+
+    @Test("a total over walking hours none of which has a measurement is nil, never 0")
+    func allWalkingHoursMissingIsNoData() {
+        seededPropertyCheck(input: Self.generatedDay) { generated in
+            var day = generated.map { h -> GeneratedHour in (h.0, h.1, h.2) }
+            day[0].walks = true
+            for i in day.indices where day[i].walks { day[i].concentration = nil }
+            let (concentrations, distances) = series(day)
+            let daily = IntakeCalculator().daily(on: today, concentrations: concentrations, distances: distances)
+            #expect(daily.total.micrograms == nil)
+            #expect(daily.total.walkingHoursWithData == 0 && daily.total.walkingHours == day.count { $0.walks })
+            #expect(daily.total.completeness == 0)
+        }
+    }
+
+    @Test("completeness = walking hours with a measurement ÷ walking hours; the total sums exactly those hours")
+    func completenessCountsWalkingHours() throws {
+        let model = InhalationIntakeModel()
+        try seededPropertyCheck(input: Self.generatedDay) { generated in
+            let day = generated.map { h -> GeneratedHour in (h.0, h.1, h.2) }
+            let (concentrations, distances) = series(day)
+            let total = IntakeCalculator(model: model).daily(on: today, concentrations: concentrations, distances: distances).total
+            let walking = day.filter(\.walks)
+            let measured = walking.filter { $0.concentration != nil }
+            #expect(total.walkingHours == walking.count && total.walkingHoursWithData == measured.count)
+            #expect(total.completeness == (walking.isEmpty ? nil : Double(measured.count) / Double(walking.count)))
+            if !walking.isEmpty && measured.isEmpty {
+                #expect(total.micrograms == nil)
+            } else {
+                let expected = try measured.reduce(0.0) { sum, h in
+                    sum + (try #require(model.intakeMicrograms(concentration: h.concentration!, distanceMetres: h.metres)))
+                }
+                #expect(approximatelyEqual(try #require(total.micrograms), expected))
+            }
+        }
+    }
+
+    @Test("a non-walking hour changes nothing, with or without a measurement")
+    func nonWalkingHourChangesNothing() {
+        let input = zip(Self.generatedDay, Gen.int(in: 0...23), Gen.double(in: 0...300).optional)
+        seededPropertyCheck(input: input) { generated, hour, concentration in
+            var day = generated.map { h -> GeneratedHour in (h.0, h.1, h.2) }
+            let calculator = IntakeCalculator()
+            // Making an hour non-walking equals leaving it out of the day's hours altogether.
+            day[hour].walks = false
+            let (concentrations, distances) = series(day)
+            let daily = calculator.daily(on: today, concentrations: concentrations, distances: distances)
+            let without = daily.hours.enumerated().filter { $0.offset != hour }.map(\.element)
+            #expect(IntakeTotal(of: without) == daily.total)
+            // Whatever was measured in it.
+            day[hour].concentration = concentration
+            let (measured, _) = series(day)
+            #expect(calculator.daily(on: today, concentrations: measured, distances: distances).total == daily.total)
+            // And a day cut off before its non-walking hours equals the whole day.
+            let lastWalked = day.lastIndex { $0.walks } ?? -1
+            if lastWalked < 23 {
+                let cut = calculator.daily(on: today, concentrations: concentrations, distances: distances,
+                                           before: slot(today, lastWalked + 1))
+                #expect(cut.total == daily.total)
+            }
         }
     }
 }

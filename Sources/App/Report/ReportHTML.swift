@@ -103,10 +103,10 @@ enum ReportHTML {
             id: "intake-daily", title: "Inhaled µg per day", unit: .micrograms, days: days,
             series: DustKind.allCases.map { kind in
                 SVGChart.BarSeries(name: name(kind), colour: colour(kind),
-                                   values: model.days.map { $0.intake[kind].hoursWithData > 0 ? $0.intake[kind].micrograms : nil },
+                                   values: model.days.map { $0.intake[kind].micrograms },
                                    faded: Set(model.days.indices.filter { !model.days[$0].intake[kind].isComplete }))
             }))
-        body.append("<figcaption>Daily intake. Faded bars: some walking hours had no measurement and add nothing (missing, not taken as 0 µg/m³).</figcaption>")
+        body.append("<figcaption>Daily intake over the walking hours. Faded bars: some walking hours had no measurement and add nothing (missing, not taken as 0 µg/m³); no bar: no walking hour had one.</figcaption>")
         body.append("</figure>")
         body.append("<figure>")
         body.append("<h3>Inhaled over the 7 days ending each day, µg</h3>")
@@ -114,7 +114,7 @@ enum ReportHTML {
             id: "intake-weekly", title: "Inhaled µg over the 7 days ending each day", unit: .micrograms, days: days,
             series: DustKind.allCases.map { kind in
                 SVGChart.BarSeries(name: name(kind), colour: colour(kind),
-                                   values: model.days.map { $0.intakeWeek[kind].hoursWithData > 0 ? $0.intakeWeek[kind].micrograms : nil },
+                                   values: model.days.map { $0.intakeWeek[kind].micrograms },
                                    faded: Set(model.days.indices.filter { !model.days[$0].intakeWeek[kind].isComplete }))
             }))
         body.append("<figcaption>7-day intake (D-6 … D) ending on each day. Hollow dots: incomplete weeks. PM2.5 is part of PM10, so the two are never added.</figcaption>")
@@ -227,11 +227,11 @@ enum ReportHTML {
     }
 
     static func intakeTable(_ model: ReportModel) -> String {
-        var rows = ["<table class=\"intake\"><thead><tr><th>Day (KST)</th><th>PM10 µg</th><th>PM2.5 µg</th><th>hours known, PM10 / PM2.5</th><th>PM10 µg, 7 days</th><th>PM2.5 µg, 7 days</th></tr></thead><tbody>"]
+        var rows = ["<table class=\"intake\"><thead><tr><th>Day (KST)</th><th>PM10 µg</th><th>PM2.5 µg</th><th>walking hours with data, PM10 / PM2.5</th><th>PM10 µg, 7 days</th><th>PM2.5 µg, 7 days</th></tr></thead><tbody>"]
         for day in model.days {
             let i = day.intake, w = day.intakeWeek
-            func shown(_ t: IntakeTotal) -> String { t.hoursWithData == 0 ? "–" : ReportFormat.value(t.micrograms, .micrograms) }
-            rows.append("<tr><td>\(day.date)</td><td>\(shown(i.pm10))</td><td>\(shown(i.pm25))</td><td>\(ReportFormat.count(i.pm10.hoursWithData)) / \(ReportFormat.count(i.pm25.hoursWithData)) of \(ReportFormat.count(i.pm10.hoursExpected))</td><td>\(shown(w.pm10))</td><td>\(shown(w.pm25))</td></tr>")
+            func shown(_ t: IntakeTotal) -> String { t.micrograms.map { ReportFormat.value($0, .micrograms) } ?? "–" }
+            rows.append("<tr><td>\(day.date)</td><td>\(shown(i.pm10))</td><td>\(shown(i.pm25))</td><td>\(ReportFormat.count(i.pm10.walkingHoursWithData)) / \(ReportFormat.count(i.pm25.walkingHoursWithData)) of \(ReportFormat.count(i.pm10.walkingHours))</td><td>\(shown(w.pm10))</td><td>\(shown(w.pm25))</td></tr>")
         }
         rows.append("</tbody></table>")
         return rows.joined(separator: "\n")

@@ -28,7 +28,7 @@ public struct WalkingProfile: Sendable, Equatable {
     public var model: InhalationIntakeModel { InhalationIntakeModel(walkingActivity: activity, walkingSpeed: speed) }
 
     /// Metres walked in every hour from `first` to `last`: `metresPerHour` in the walking hours, 0 m
-    /// in the others (so their intake is a known 0 µg rather than a missing hour).
+    /// in the others (so they are not walking hours, and count neither as data nor as missing).
     func distances(from first: LocalDate, through last: LocalDate) -> HourlySeries<Metres> {
         var values: [HourSlot: Metres] = [:]
         let walking = Set(hours)
@@ -76,8 +76,9 @@ public struct ReportModel: Sendable {
         /// Mean PM2.5 and coarse (PM10 − PM2.5) over station-hours having both with PM2.5 ≤ PM10.
         public var pairedPM25: Double?
         public var pairedCoarse: Double?
-        /// Inhaled µg that day and how many of its 24 hours have a known intake (non-walking hours
-        /// are a known 0 µg; walking hours without a measurement are unknown).
+        /// Inhaled µg that day over the profile's walking hours, with how many of them have a
+        /// measurement (hours outside the profile are not counted; a day whose walking hours
+        /// have none has no total, never 0 µg).
         public var intake: DustPair<IntakeTotal>
         /// Inhaled µg over the 7 days ending this day (D-6…D).
         public var intakeWeek: DustPair<IntakeTotal>
@@ -220,7 +221,7 @@ public struct ReportModel: Sendable {
                 exceedances.append(Exceedance(
                     kind: kind, limitName: name, limit: limit,
                     hoursOver: values.count { $0.1 > limit }, hoursWithData: values.count,
-                    daysOver: judged.count { ($0.mean[kind] ?? 0) > limit }, daysJudged: judged.count))
+                    daysOver: judged.count { $0.mean[kind].map { $0 > limit } ?? false }, daysJudged: judged.count))
             }
         }
 

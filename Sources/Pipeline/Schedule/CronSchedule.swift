@@ -84,6 +84,21 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         return (kept.reversed(), truncated)
     }
 
+    /// Every fire time in `[start, end)`, oldest first, found a local day at a time (so a year of
+    /// an every-minute schedule costs a pass over its days, not a search per run).
+    public func fireTimes(from start: Date, before end: Date) -> [Date] {
+        let first = Self.seconds(start), last = Self.seconds(end)
+        guard first < last else { return [] }
+        // Wall-clock days reach up to a day either side of the instants they hold.
+        let firstDay = Self.floorDiv(first + offset(at: first), 86400) - 1
+        let lastDay = Self.floorDiv(last + offset(at: last), 86400) + 1
+        var times: [Int] = []
+        for day in firstDay...lastDay {
+            times += fireInstants(onLocalDay: day).filter { $0 >= first && $0 < last }
+        }
+        return Array(Set(times)).sorted().map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+
     /// The shortest gap between consecutive fire times around `instant` (for staleness checks).
     public func typicalInterval(around instant: Date) -> TimeInterval? {
         guard let a = nextFireTime(after: instant), let b = nextFireTime(after: a) else { return nil }
