@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|query|report|backfill|describe|store|help)
+    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status query report backfill describe store help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status metrics query report backfill describe store help' -- "${cur}"))
         ;;
     esac
 }
@@ -209,7 +209,7 @@ _feedline_run() {
     repeating_flags=()
     non_repeating_flags=(--live --json --dry-run --fresh --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--fixtures --pipelines-dir --archive --db --log-level --home)
+    non_repeating_options=(--fixtures --pipelines-dir --archive --metrics-file --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -221,6 +221,9 @@ _feedline_run() {
         return
         ;;
     '--archive')
+        return
+        ;;
+    '--metrics-file')
         return
         ;;
     '--db')
@@ -247,7 +250,7 @@ _feedline_replay() {
     repeating_flags=()
     non_repeating_flags=(--force --json --quiet --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--source --checks --pipelines-dir --db --log-level --home)
+    non_repeating_options=(--source --checks --pipelines-dir --metrics-file --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -263,6 +266,9 @@ _feedline_replay() {
         return
         ;;
     '--pipelines-dir')
+        return
+        ;;
+    '--metrics-file')
         return
         ;;
     '--db')
@@ -420,7 +426,7 @@ _feedline_schedule() {
     repeating_flags=()
     non_repeating_flags=(--from-fixtures --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --db --log-level --home)
+    non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --metrics-file --db --log-level --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -438,6 +444,9 @@ _feedline_schedule() {
         return
         ;;
     '--archive')
+        return
+        ;;
+    '--metrics-file')
         return
         ;;
     '--db')
@@ -503,13 +512,40 @@ _feedline_crontab() {
 
 _feedline_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --wide --quiet --version -h --help)
+    non_repeating_flags=(--json --check --wide --quiet --version -h --help)
     repeating_options=()
     non_repeating_options=(--pipelines-dir --db --log-level --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--pipelines-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_metrics() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--metrics-file --pipelines-dir --db --log-level --home)
+    __feedline_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--metrics-file')
+        return
+        ;;
     '--pipelines-dir')
         return
         ;;

@@ -120,6 +120,9 @@ public struct Paths: Sendable {
 
     /// The saved-queries directory.
     public var queries: URL
+    /// The metrics file `run`, `replay` and `schedule` rewrite after each run (`--metrics-file`,
+    /// `FEEDLINE_METRICS_FILE`, `metrics_file:` in feedline.yaml); nil: none.
+    public var metricsFile: URL?
     /// The home the defaults came from, if any.
     public var home: FeedlineHome?
 
@@ -127,7 +130,7 @@ public struct Paths: Sendable {
     /// the working directory), the home's `feedline.yaml`, the default (both relative to the home,
     /// or to the working directory when there is no home).
     public init(environment: AppEnvironment, database: String? = nil, pipelines: String? = nil,
-                fixtures: String? = nil, archive: String? = nil, queries: String? = nil) {
+                fixtures: String? = nil, archive: String? = nil, queries: String? = nil, metricsFile: String? = nil) {
         let v = environment.variables
         let home = environment.home
         func pick(_ given: String?, _ variable: String, _ setting: String?, _ fallback: String) -> URL {
@@ -147,6 +150,13 @@ public struct Paths: Sendable {
         self.fixtures = pick(fixtures, "FEEDLINE_FIXTURES", home?.config.fixtures, "Data/fixtures")
         self.archive = pick(archive, "FEEDLINE_ARCHIVE", home?.config.archive, "Data/archive")
         self.queries = pick(queries, "FEEDLINE_QUERIES", home?.config.queries, "Data/queries")
+        if let given = metricsFile ?? v["FEEDLINE_METRICS_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            self.metricsFile = environment.resolve(given)
+        } else if let home, let setting = home.config.metricsFile {
+            self.metricsFile = home.resolve(setting, default: setting)
+        } else {
+            self.metricsFile = nil
+        }
         self.home = home
     }
 

@@ -19,12 +19,14 @@ public struct FeedlineCommand: AsyncParsableCommand {
           feedline check                     test pipelines on their fixtures
           feedline query "select * from measurement_latest"
           feedline status                    last runs, stale data, quota
+          feedline status --check            exit 0 ok, 1 warning, 2 error
+          feedline metrics                   the same as Prometheus metrics
           feedline describe measurement      what a table's columns hold
         """,
         version: "0.1.0",
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self,
                       IntakeCommand.self,
-                      ScheduleCommand.self, CrontabCommand.self, StatusCommand.self,
+                      ScheduleCommand.self, CrontabCommand.self, StatusCommand.self, MetricsCommand.self,
                       QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, GenerateDocsCommand.self]
     )
 
@@ -163,6 +165,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Fetch every page again, even pages an interrupted live run of the same plan archived (by default they are loaded from the archive).")
     var fresh = false
 
+    @Option(help: ArgumentHelp("Rewrite this Prometheus metrics file (node_exporter's textfile collector) after the runs, atomically; default: $FEEDLINE_METRICS_FILE, else metrics_file: in feedline.yaml.", valueName: "path"))
+    var metricsFile: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -172,7 +177,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: !json && !dryRun)
-        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive, metricsFile: metricsFile)
         try finish(await Console(environment: env).run(names: pipelines, source: live ? .live : .fixtures, paths: paths, json: json, dryRun: dryRun,
                                                                     fresh: fresh))
     }
@@ -206,8 +211,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run this pipeline's declared checks on the load.", valueName: "pipeline"), completion: .pipelineNames)
     var checks: String?
 
-    @Option(help: ArgumentHelp("Directory of pipeline files, for --checks (default Pipelines).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Directory of pipeline files, for --checks and the metrics (default Pipelines).", valueName: "dir"))
     var pipelinesDir: String?
+
+    @Option(help: ArgumentHelp("Rewrite this Prometheus metrics file (node_exporter's textfile collector) after the runs, atomically; default: $FEEDLINE_METRICS_FILE, else metrics_file: in feedline.yaml.", valueName: "path"))
+    var metricsFile: String?
 
     @Flag(help: "Print a machine-readable JSON summary.")
     var json = false
@@ -224,7 +232,7 @@ struct ReplayCommand: AsyncParsableCommand {
             let parts = p.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }, uniquingKeysWith: { _, b in b })
-        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, metricsFile: metricsFile)
         try finish(await Console(environment: env).replay(inputs: inputs, sourceHint: source, parameters: parameters, paths: paths, force: force,
                                                           json: json, checksFrom: checks))
     }

@@ -105,6 +105,9 @@ public struct Console: Sendable {
                                           "severity": $0.severity.rawValue, "on_failure": $0.onFailure.rawValue] as [String: Any] },
                 "snapshots": p.snapshots.map { ["table": $0.table, "file": $0.file, "format": $0.format.rawValue, "key": $0.key,
                                                 "columns": $0.columns] as [String: Any] },
+                "freshness": p.freshness.map { c -> Any in
+                    ["warn_after_seconds": c.warnAfter.map { Int($0) } as Any, "error_after_seconds": c.errorAfter.map { Int($0) } as Any] as [String: Any]
+                } ?? NSNull(),
             ]
         }
         let found: [[String: Any]] = problems.map {
@@ -126,6 +129,7 @@ public struct Console: Sendable {
             let selection = try runs.select(names: names, paths: paths)
             for problem in selection.skipped { err("error: \(problem) (skipped)") }
             if dryRun { return self.dryRun(selection.pipelines, source: source, paths: paths, json: json) }  // DryRun.swift
+            let metrics = try preparedMetricsFile(paths)
             let nameWidth = selection.pipelines.map { DisplayWidth.columns($0.name) }.max() ?? 0
             let out = out, err = err
             let outcome = try await runs.run(selection, mode: source, paths: paths, names: names, slot: slot, fresh: fresh) { report in
@@ -136,7 +140,7 @@ public struct Console: Sendable {
             if json { out(Self.json(outcome.reports)) } else if !outcome.reports.isEmpty {
                 Self.summaryFooter(outcome.reports, database: paths.databaseName).forEach(out)
             }
-            return outcome.exitStatus
+            return rewriteMetrics(metrics, paths: paths, after: outcome.exitStatus)
         } catch {
             return refused(error)
         }
@@ -163,6 +167,7 @@ public struct Console: Sendable {
     public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
                        force: Bool, json: Bool = false, checksFrom: String? = nil) async -> ExitStatus {
         do throws(CommandRefusal) {
+            let metrics = try preparedMetricsFile(paths)
             let outcome = try await PipelineRuns(environment: environment)
                 .replay(inputs: inputs, sourceHint: sourceHint, parameters: parameters, paths: paths, force: force, checksFrom: checksFrom)
             outcome.notes.forEach(err)
@@ -172,7 +177,7 @@ public struct Console: Sendable {
                 out(Self.summaryLine(report))
                 Self.summaryFooter([report], database: paths.databaseName).forEach(out)
             }
-            return outcome.exitStatus
+            return rewriteMetrics(metrics, paths: paths, after: outcome.exitStatus)
         } catch {
             return refused(error)
         }

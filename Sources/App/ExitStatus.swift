@@ -2,12 +2,15 @@
 public enum ExitStatus: Int32, Sendable {
     /// Everything asked for succeeded.
     case success = 0
-    /// A run failed for a reason a retry will not fix (bad key, bad parameter, malformed data).
+    /// A run failed for a reason a retry will not fix (bad key, bad parameter, malformed data);
+    /// for `status --check`, a warning.
     case failure = 1
     /// Nothing was run and nothing failed: the pipeline was already running (another run holds
     /// its lock), or today's API quota is used up. The next scheduled run goes on; a supervisor
     /// may count this as success (systemd `SuccessExitStatus=10`).
     case deferred = 10
+    /// `status --check`: an error (the monitoring plug-in convention's CRITICAL).
+    case checkError = 2
     /// Some files or pipelines failed and the rest loaded (replay of a mixed directory, several pipelines).
     case partial = 3
     /// Command-line usage error (ArgumentParser's own code).

@@ -23,16 +23,20 @@ public struct FeedlineHome: Sendable, Equatable {
         public var pipelines: String?
         public var fixtures: String?
         public var queries: String?
+        /// The metrics file `run`, `replay` and `schedule` rewrite after each run (none when nil).
+        public var metricsFile: String?
 
-        public init(database: String? = nil, archive: String? = nil, pipelines: String? = nil, fixtures: String? = nil, queries: String? = nil) {
+        public init(database: String? = nil, archive: String? = nil, pipelines: String? = nil, fixtures: String? = nil, queries: String? = nil,
+                    metricsFile: String? = nil) {
             self.database = database; self.archive = archive; self.pipelines = pipelines; self.fixtures = fixtures; self.queries = queries
+            self.metricsFile = metricsFile
         }
 
         /// What `feedline init` writes.
         public static let standard = Config(database: "Data/feedline.sqlite", archive: "Data/archive", pipelines: "Pipelines",
                                             fixtures: "Data/fixtures", queries: "Data/queries")
 
-        static let fields = ["database", "archive", "pipelines", "fixtures", "queries"]
+        static let fields = ["database", "archive", "pipelines", "fixtures", "queries", "metrics_file"]
 
         /// The config file's text.
         var yaml: String {
@@ -45,6 +49,7 @@ public struct FeedlineHome: Sendable, Equatable {
             pipelines: \(pipelines ?? "Pipelines")
             fixtures: \(fixtures ?? "Data/fixtures")
             queries: \(queries ?? "Data/queries")
+            \(metricsFile.map { "metrics_file: \($0)" } ?? "# metrics_file: Data/feedline.prom   # rewritten after every run, for node_exporter")
 
             """
         }
@@ -109,17 +114,17 @@ public struct FeedlineHome: Sendable, Equatable {
         let settings: ConfigFile
         do { settings = try YAMLDocument.decode(ConfigFile.self, from: node) } catch {
             if let field = YAMLDocument.field(of: error) { throw Problem(description: "\(label): field '\(field)' must be a path.") }
-            throw Problem(description: "\(label): must be a mapping of settings (database, archive, pipelines, fixtures, queries).")
+            throw Problem(description: "\(label): must be a mapping of settings (\(Config.fields.joined(separator: ", "))).")
         }
         if let unknown = settings.unknownFields.first {
             throw Problem(description: "\(label): field '\(unknown)' is not known; known fields: \(Config.fields.joined(separator: ", ")).")
         }
         for (field, value) in [("database", settings.database), ("archive", settings.archive), ("pipelines", settings.pipelines),
-                               ("fixtures", settings.fixtures), ("queries", settings.queries)] where value?.isEmpty == true {
+                               ("fixtures", settings.fixtures), ("queries", settings.queries), ("metrics_file", settings.metricsFile)] where value?.isEmpty == true {
             throw Problem(description: "\(label): field '\(field)' must be a path.")
         }
         self.config = Config(database: settings.database, archive: settings.archive, pipelines: settings.pipelines,
-                             fixtures: settings.fixtures, queries: settings.queries)
+                             fixtures: settings.fixtures, queries: settings.queries, metricsFile: settings.metricsFile)
     }
 
     static func isDirectory(_ url: URL) -> Bool {
@@ -137,8 +142,8 @@ public struct FeedlineHome: Sendable, Equatable {
 
 /// `feedline.yaml` as written: each setting a path (text), and the names of fields it does not know.
 private struct ConfigFile: Decodable {
-    enum Field: String, CodingKey { case database, archive, pipelines, fixtures, queries }
-    var database, archive, pipelines, fixtures, queries: String?
+    enum Field: String, CodingKey { case database, archive, pipelines, fixtures, queries, metricsFile = "metrics_file" }
+    var database, archive, pipelines, fixtures, queries, metricsFile: String?
     var unknownFields: [String]
 
     init(from decoder: any Decoder) throws {
@@ -153,6 +158,6 @@ private struct ConfigFile: Decodable {
             return try fields.decodeIfPresent(YAMLText.self, forKey: field)?.text
         }
         database = try path(.database); archive = try path(.archive); pipelines = try path(.pipelines)
-        fixtures = try path(.fixtures); queries = try path(.queries)
+        fixtures = try path(.fixtures); queries = try path(.queries); metricsFile = try path(.metricsFile)
     }
 }

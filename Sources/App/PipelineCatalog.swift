@@ -190,6 +190,7 @@ public struct PipelineCatalog: Sendable {
             guard let catchUp = CatchUpPolicy(rawValue: catchUpText) else { throw problem("catch_up", "must be latest or all, not '\(catchUpText)'.") }
             return catchUp
         }
+        let freshness = file.freshness.flatMap { Self.freshnessContract($0, problem: problem, found: &found) }
         let description = file.description, target = file.target
         var checks: [DataCheck] = [], snapshots: [SnapshotSpec] = []
         if !file.checks.isEmpty || !file.snapshots.isEmpty {
@@ -210,6 +211,31 @@ public struct PipelineCatalog: Sendable {
                                             fixtures: fixtures, file: label, catchUp: catchUp!)
         definition.checks = checks
         definition.snapshots = snapshots
+        definition.freshness = freshness
         return definition
+    }
+
+    /// The contract `freshness:` declares: each bound a duration (`90m`, `3h`, `2d`, `1h30m`, the
+    /// rule of a freshness check's `max_age`), `warn_after` no longer than `error_after`. Each
+    /// problem is noted naming its field; nil when there is one.
+    static func freshnessContract(_ values: [String: String], problem: (String?, String) -> Problem, found: inout [Problem]) -> FreshnessContract? {
+        var bounds: [String: TimeInterval] = [:]
+        var valid = true
+        for field in PipelineFile.freshnessFields {
+            guard let text = values[field] else { continue }
+            guard let seconds = CheckDefinitions.duration(text) else {
+                found.append(problem("freshness.\(field)", "must be a duration such as 90m, 3h, 2d or 1h30m, not '\(ProjectFile.excerpt(text))'."))
+                valid = false
+                continue
+            }
+            bounds[field] = seconds
+        }
+        guard valid, !bounds.isEmpty else { return nil }
+        let contract = FreshnessContract(warnAfter: bounds["warn_after"], errorAfter: bounds["error_after"])
+        if let warn = contract.warnAfter, let error = contract.errorAfter, warn > error {
+            found.append(problem("freshness.warn_after", "is \(ProjectFile.excerpt(values["warn_after"] ?? "")), longer than error_after (\(ProjectFile.excerpt(values["error_after"] ?? ""))); warn_after must not be longer than error_after."))
+            return nil
+        }
+        return contract
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// path (`parameters.stationName`). What the values mean is checked by `PipelineCatalog`.
 struct PipelineFile: Decodable {
     enum Field: String, CodingKey, CaseIterable {
-        case description, source, operation, parameters, format, target, schedule, timezone, fixtures, checks, snapshots
+        case description, source, operation, parameters, format, target, schedule, timezone, fixtures, checks, snapshots, freshness
         case pageSize = "page_size", maxPages = "max_pages", catchUp = "catch_up"
     }
 
@@ -39,7 +39,13 @@ struct PipelineFile: Decodable {
     /// The entries of `checks:` and `snapshots:` that are mappings (the others are problems).
     var checks: [Entry] = []
     var snapshots: [Entry] = []
+    /// `freshness:` as written: `warn_after` and `error_after` as text (nil when absent or not a
+    /// mapping). What they mean is checked by `PipelineCatalog`.
+    var freshness: [String: String]?
     var problems: [FieldProblem] = []
+
+    /// The fields `freshness:` takes.
+    static let freshnessFields = ["error_after", "warn_after"]
 
     static var knownFields: [String] { Field.allCases.map(\.rawValue).sorted() }
 
@@ -83,7 +89,36 @@ struct PipelineFile: Decodable {
         }
         checks = Self.entries(.checks, in: fields, problems: &problems)
         snapshots = Self.entries(.snapshots, in: fields, problems: &problems)
+        freshness = Self.freshness(in: fields, problems: &problems)
         self.problems += problems
+    }
+
+    /// `freshness:`: a mapping of `warn_after` and/or `error_after` to single values. Another
+    /// shape, an unknown key or a value that is a list is a problem naming it
+    /// (`freshness.warn_after`).
+    private static func freshness(in fields: KeyedDecodingContainer<Field>, problems: inout [FieldProblem]) -> [String: String]? {
+        guard fields.contains(.freshness) else { return nil }
+        let shape = "a mapping such as { warn_after: 3h, error_after: 12h }"
+        guard !((try? fields.decodeNil(forKey: .freshness)) ?? false),
+              let mapping = try? fields.nestedContainer(keyedBy: YAMLKey.self, forKey: .freshness) else {
+            problems.append(FieldProblem(field: "freshness", message: "must be \(shape)."))
+            return nil
+        }
+        var values: [String: String] = [:]
+        for key in mapping.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+            let name = key.stringValue
+            guard freshnessFields.contains(name) else {
+                problems.append(FieldProblem(field: "freshness.\(name)", message: "is not a known field; known fields: \(freshnessFields.joined(separator: ", "))."))
+                continue
+            }
+            guard let text = try? mapping.decode(YAMLText.self, forKey: key) else {
+                problems.append(FieldProblem(field: "freshness.\(name)", message: "must be a single duration such as 90m, 3h, 2d or 1h30m."))
+                continue
+            }
+            values[name] = text.text
+        }
+        if mapping.allKeys.isEmpty { problems.append(FieldProblem(field: "freshness", message: "must be \(shape), with at least one of them.")) }
+        return values
     }
 
     /// The entries of the list `field`: each a mapping of name: value (or name: [values]).

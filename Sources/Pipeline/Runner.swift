@@ -23,6 +23,9 @@ public struct PipelineDefinition: Sendable {
     public var checks: [DataCheck] = []
     /// What the fixtures must produce (`snapshots:`), for `feedline snapshot` and `feedline check`.
     public var snapshots: [SnapshotSpec] = []
+    /// How old its newest data may grow (`freshness:`), for `feedline status --check` and
+    /// `feedline metrics`; nil: twice the schedule's interval is a warning.
+    public var freshness: FreshnessContract?
 
     public init(name: String, description: String?, source: String, spec: SourceSpec, target: String?,
                 schedule: String?, timeZone: String, fixtures: [String], file: String, catchUp: CatchUpPolicy = .latest) {

@@ -7,7 +7,8 @@ import TestSupport
 /// shows a command that does not work.
 ///
 /// What cannot run here is said, not skipped silently: `scripts/run` and `scripts/test` are what
-/// CI runs; `export` lines only set keys; `datasette` is another program's web server. `~` is a
+/// CI runs; `export` lines only set keys; `datasette` is another program's web server; `swift
+/// build` and `sudo` lines build and install into the system. `~` is a
 /// directory inside the test. Live commands meet no key (or an unreachable API) and
 /// must answer as the README says (a missing key is exit 78 naming the variable); the scheduler
 /// is stopped with SIGTERM as documented; `crontab` is a stand-in that only records its input.
@@ -103,6 +104,9 @@ import TestSupport
             let text = command.text
             if text.hasPrefix("scripts/") || text.hasPrefix("export ") { continue }  // CI runs the scripts; exports set keys
             if text.hasPrefix("datasette ") { continue }  // a web server of its own, not feedline's
+            // Building and installing is what `scripts/run` does; `sudo` lines write into the system
+            // (/usr/local/bin, /etc/systemd/system), which a test must not touch.
+            if text.hasPrefix("swift build") || text.hasPrefix("sudo ") { continue }
             if text.hasPrefix("sqlite3"), (try? shell("command -v sqlite3", in: home, path: path, environment: [:]).status) != 0 { continue }
             ran += 1
             let live = text.contains("--live") && !text.contains("--dry-run")

@@ -154,7 +154,7 @@ struct ScheduleCrontabStatusTests {
         #expect(!stationsLine.contains("STALE"))
         #expect(stationsLine.contains("pid \(me.pid)@\(me.host) since 2024-03-06T06:30:00Z"))
         #expect(lines.contains("quota 2024-03-09 (KST): no API calls yet today"))
-        #expect(lines.last == "stale (newest data older than twice the schedule interval, or never loaded): sched-seoul")
+        #expect(lines.last == "stale (newest data older than its freshness contract or twice the schedule interval, or never loaded): sched-seoul")
     }
 }
 

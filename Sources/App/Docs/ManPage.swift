@@ -198,7 +198,10 @@ enum ManPage {
     Success.
     .TP
     .B 1
-    Failed; retrying will not help (bad key, bad parameter, malformed data, SQL error, unknown station).
+    Failed; retrying will not help (bad key, bad parameter, malformed data, SQL error, unknown station). For status \-\-check: a warning.
+    .TP
+    .B 2
+    status \-\-check only: an error (data past its error_after, a failed or abandoned last run, a failing error check, a daily quota used up, a pipeline file that cannot be read).
     .TP
     .B 3
     Partly failed: some files or pipelines failed, the rest loaded.
@@ -221,6 +224,9 @@ enum ManPage {
     .TP
     .B FEEDLINE_DB, FEEDLINE_PIPELINES, FEEDLINE_FIXTURES, FEEDLINE_ARCHIVE, FEEDLINE_QUERIES
     Paths (flags take precedence; both over the home's feedline.yaml).
+    .TP
+    .B FEEDLINE_METRICS_FILE
+    The Prometheus metrics file run, replay and schedule rewrite after each run (\-\-metrics\-file takes precedence; both over metrics_file: in feedline.yaml).
     .TP
     .B \#(AppEnvironment.credentialVariables.joined(separator: ", "))
     API keys for live runs; never logged or stored.

@@ -4,11 +4,12 @@ import Glibc
 #endif
 
 /// Every file feedline writes — reports, JUnit XML, snapshots, query rows, the files of a new
-/// home, generated docs — is checked and written here, so each command gets the same rule.
+/// home, generated docs, metrics — is checked and written here, so each command gets the same rule.
 ///
 /// A symbolic link is followed and its target checked like any other path. The file goes to a
 /// new path, or over a regular file that feedline wrote itself (its kind's mark:
-/// a report's generator meta, a JUnit file's `feedline check` suite, a snapshot's header), or,
+/// a report's generator meta, a JUnit file's `feedline check` suite, a snapshot's header, a
+/// metrics file's first HELP line), or,
 /// with `force`, over any other regular file. A directory, a device, FIFO or socket, the database
 /// the command uses (or its `-wal`, `-shm`, `-journal`) and any SQLite file (by its header, or a
 /// `-wal`/`-shm`/`-journal` file beside one) are always refused, `force` or not. A missing parent
@@ -55,6 +56,9 @@ public struct OutputFile: Sendable {
         var window: Int
         /// True when an existing file's leading bytes are what feedline writes for this kind.
         var recognises: @Sendable (Data) -> Bool
+        /// What to do about an existing file that is not of this kind, when the command has no
+        /// `--force` (nil: `pass --force to replace it`).
+        var refusalAdvice: String? = nil
 
         /// An HTML report: `ReportHTML`'s generator meta in its first KiB.
         public static let report = Kind(noun: "the report", recognisedAs: "a feedline report", exampleName: "report.html", option: "-o",
@@ -73,6 +77,12 @@ public struct OutputFile: Sendable {
         public static let systemdUnit = Kind(noun: "the unit file", recognisedAs: "a unit file feedline wrote", exampleName: "feedline-NAME.timer",
                                              option: "--output-dir", window: 256,
                                              recognises: { $0.starts(with: Data(CrontabRenderer.unitMarker.utf8)) })
+        /// `--metrics-file`: metrics in the Prometheus text format, which start with the HELP
+        /// line of a `feedline_` family; an empty file (made ready with `touch`) is taken too.
+        /// Rewritten after every run, so there is no `--force`.
+        public static let metrics = Kind(noun: "the metrics", recognisedAs: "a metrics file feedline wrote", exampleName: "feedline.prom",
+                                         option: "--metrics-file", window: 64, recognises: { $0.isEmpty || $0.starts(with: metricsMarker) },
+                                         refusalAdvice: "remove it, or choose another --metrics-file path (feedline replaces only a metrics file it wrote)")
 
         /// A file of a new home (`init`) or of the generated docs: replaced only with `force`.
         public static func projectFile(_ noun: String) -> Kind {
@@ -84,6 +94,8 @@ public struct OutputFile: Sendable {
     static let reportMarker = Data("<meta name=\"generator\" content=\"feedline ".utf8)
     /// The root element every `check --junit` file starts with.
     static let junitMarker = Data("<testsuites name=\"feedline check\"".utf8)
+    /// The first bytes of every metrics file (`MetricsExposition`: the HELP line of its first family).
+    static let metricsMarker = Data("# HELP feedline_".utf8)
 
     /// The leading bytes of the files SQLite writes: a database, a WAL (two byte orders), a
     /// rollback journal, a shared-memory index (version 3007000, little-endian).
@@ -296,7 +308,7 @@ public struct OutputFile: Sendable {
         if !force && !kind.recognises(head.prefix(kind.window)) {
             let other = kind.option.isEmpty ? "" : ", or choose another \(kind.option) path"
             let what = kind.window == 0 ? "it exists" : "it exists and is not \(kind.recognisedAs)"
-            throw .refused("\(refusing): \(what); pass --force to replace it\(other).")
+            throw .refused("\(refusing): \(what); \(kind.refusalAdvice ?? "pass --force to replace it\(other)").")
         }
         return st.st_mode
     }

@@ -39,6 +39,9 @@ struct ScheduleCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where live payloads are archived (default Data/archive).", valueName: "dir"))
     var archive: String?
 
+    @Option(help: ArgumentHelp("Rewrite this Prometheus metrics file (node_exporter's textfile collector) after the runs, atomically; default: $FEEDLINE_METRICS_FILE, else metrics_file: in feedline.yaml.", valueName: "path"))
+    var metricsFile: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -48,7 +51,7 @@ struct ScheduleCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = try global.environment(summaryOnStandardOutput: next == nil)
-        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive)
+        let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir, fixtures: fixtures, archive: archive, metricsFile: metricsFile)
         let feedline = Console(environment: env)
         if let next {
             try finish(feedline.printUpcoming(names: pipelines, paths: paths, count: next))
@@ -158,16 +161,22 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show each pipeline's last run, newest data, next fire time and lock holder.",
         discussion: """
-        One line per pipeline: last run (start, outcome, rows new/updated/unchanged, diagnostics), age of the newest data and what that time is — measured (the newest measured hour), issued (the newest forecast release), modified (the newest posting change) or loaded (only the load time is known) — with STALE when older than twice the schedule's interval, the next fire time in the pipeline's time zone, and who holds its run lock. The table fits COLUMNS or the terminal by shortening and leaving out the least useful columns; --wide prints them all (so does output to a pipe or file when COLUMNS is not set). --json for scripts.
+        One line per pipeline: last run (start, outcome, rows new/updated/unchanged, diagnostics), age of the newest data and what that time is — measured (the newest measured hour), issued (the newest forecast release), modified (the newest posting change) or loaded (only the load time is known) — with STALE when older than the pipeline's freshness contract (freshness: { warn_after: 3h, error_after: 12h }) or, without one, than twice the schedule's interval, the next fire time in the pipeline's time zone, and who holds its run lock. The table fits COLUMNS or the terminal by shortening and leaving out the least useful columns; --wide prints them all (so does output to a pipe or file when COLUMNS is not set). --json for scripts.
+
+        --check makes it a monitoring plug-in (Nagios, Icinga, Sensu): one line per problem, and exit 0 when every pipeline is fresh and its last run succeeded, 1 on a warning (data past warn_after, or without a contract past twice the schedule's interval; a failing warn check), 2 on an error (data past error_after; a last run that failed or was abandoned; a failing error check; a daily quota used up; a pipeline file that cannot be read). --json carries the same verdicts.
 
         Examples:
           feedline status
           feedline status --wide
           feedline status --json --db /srv/air.sqlite
+          feedline status --check            exit 0 ok, 1 warning, 2 error
         """)
 
     @Flag(help: "Print a machine-readable JSON object.")
     var json = false
+
+    @Flag(help: "Judge every pipeline: one line per problem; exit 0 ok, 1 warning, 2 error.")
+    var check = false
 
     @Flag(help: "Print every column, however wide.")
     var wide = false
@@ -180,7 +189,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let env = try global.environment()
         let paths = Paths(environment: env, database: global.db, pipelines: pipelinesDir)
-        try finish(Console(environment: env).status(paths: paths, json: json, wide: wide))
+        try finish(Console(environment: env).status(paths: paths, json: json, wide: wide, check: check))
     }
 }
 

@@ -163,6 +163,8 @@ extension Console {
             return .failure
         }
         guard let pipelines = scheduledPipelines(names: names, paths: paths) else { return .configuration }
+        // A metrics file it may not write stops the scheduler at once, not at every run.
+        do throws(CommandRefusal) { _ = try preparedMetricsFile(paths) } catch { return refused(error) }
         let lockWait: TimeInterval
         do { lockWait = try Self.scheduleLockWait(environment.variables) } catch {
             environment.errorOutput("error: \(error)")

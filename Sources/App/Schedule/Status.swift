@@ -19,7 +19,8 @@ public struct PipelineStatus: Sendable {
     public var newestDataAt: Date?
     public var newestDataAge: TimeInterval?
     public var newestDataKind: DataTimeKind?
-    /// Newest data older than twice the schedule's interval (or no successful run at all).
+    /// Not fresh: older than its freshness contract's `warn_after` or `error_after`, or without
+    /// a contract older than twice the schedule's interval (or no successful run at all).
     public var isStale: Bool
     public var nextFireAt: Date?
     public var lock: RunLockHolder?
@@ -27,6 +28,11 @@ public struct PipelineStatus: Sendable {
     public var isOrphan: Bool
     /// The results of the last run's declared checks (samples left out).
     public var checks: [CheckResult] = []
+    /// How fresh the newest data is, by the pipeline's contract or the schedule rule.
+    public var freshness = FreshnessVerdict(rule: .none, level: .ok, problem: nil)
+    /// The verdict of `status --check` (freshness, last run, checks); nil for a pipeline that is
+    /// only in the ledger (no longer in Pipelines/, or a `PIPELINE:backfill` ledger name).
+    public var verdict: PipelineVerdict?
 }
 
 /// What `feedline status` shows: a line per pipeline, today's quota use, and the pipeline files
@@ -37,6 +43,44 @@ public struct StatusReport: Sendable {
     public var day: LocalDate
     /// `warning: …` lines for invalid pipeline files (their pipelines are left out).
     public var warnings: [String]
+    /// What `status --check` reports, errors first: each pipeline's problems, each invalid
+    /// pipeline file, each quota used up today.
+    public var problems: [HealthProblem] = []
+    /// What `feedline metrics` adds to the status; nil unless asked for.
+    public var ledger: LedgerFigures?
+
+    /// The worst problem (ok when there is none): the exit code of `status --check`.
+    public var level: HealthLevel { problems.map(\.level).max() ?? .ok }
+
+    /// What the ledger holds beyond the status, for `feedline metrics`: each newest run's
+    /// payloads and diagnostics by code, and how many runs each pipeline has had by outcome.
+    public struct LedgerFigures: Sendable {
+        /// Payloads loaded and skipped (already loaded before) by each pipeline's newest run.
+        public var payloads: [RunID: (loaded: Int, skipped: Int)] = [:]
+        /// Diagnostics recorded by each pipeline's newest run, by code.
+        public var diagnostics: [RunID: [String: Int]] = [:]
+        /// Runs in the ledger by pipeline (its ledger name) and status.
+        public var runs: [String: [String: Int]] = [:]
+
+        /// Reads the figures with portable SQL through the store's reader (any store).
+        static func read(_ reader: any DatabaseReading) throws -> LedgerFigures {
+            var figures = LedgerFigures()
+            let newest = "(SELECT max(id) FROM run GROUP BY pipeline)"
+            for row in try reader.fetchAll(sql: "SELECT id, payloads, payloads_skipped FROM run WHERE id IN \(newest)").rows {
+                guard let id = row[0].integer else { continue }
+                figures.payloads[RunID(Int64(id))] = (row[1].integer ?? 0, row[2].integer ?? 0)
+            }
+            for row in try reader.fetchAll(sql: "SELECT run_id, code, count(*) FROM diagnostic WHERE run_id IN \(newest) GROUP BY run_id, code").rows {
+                guard let id = row[0].integer, let code = row[1].text else { continue }
+                figures.diagnostics[RunID(Int64(id)), default: [:]][code] = row[2].integer ?? 0
+            }
+            for row in try reader.fetchAll(sql: "SELECT pipeline, status, count(*) FROM run GROUP BY pipeline, status").rows {
+                guard let pipeline = row[0].text, let status = row[1].text else { continue }
+                figures.runs[pipeline, default: [:]][status] = row[2].integer ?? 0
+            }
+            return figures
+        }
+    }
 
     /// Reads the status of every pipeline: the last run (outcome, rows, diagnostics), age of
     /// the newest data (stale sources marked), next fire time and lock holder.
@@ -44,7 +88,9 @@ public struct StatusReport: Sendable {
     /// A reader, like `query`: a missing database is refused with 78 (nothing is created), the
     /// file is never written (a read-only file works), and a database a newer feedline migrated
     /// is read as it is. Tables an older database does not have yet count as empty.
-    public static func read(_ environment: AppEnvironment, paths: Paths) throws(CommandRefusal) -> StatusReport {
+    ///
+    /// `ledgerFigures`: also read what `feedline metrics` shows beyond the status.
+    public static func read(_ environment: AppEnvironment, paths: Paths, ledgerFigures: Bool = false) throws(CommandRefusal) -> StatusReport {
         let (pipelines, problems) = PipelineCatalog(directory: paths.pipelines, feeds: environment.feeds, workingDirectory: environment.workingDirectory).loadAll()
         let store: any FeedlineStore
         do { store = try environment.openStore(paths, forWriting: false) } catch {
@@ -55,6 +101,7 @@ public struct StatusReport: Sendable {
         let summaries: [PipelineRunSummary], locks: [RunLockHolder], usage: [QuotaUsage]
         var dataTimes: [String: (Date, DataTimeKind)] = [:]
         var checks: [RunID: [CheckResult]] = [:]
+        var figures: LedgerFigures?
         let today = HourSlot(containing: environment.clock()).date
         do {
             summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
@@ -74,38 +121,92 @@ public struct StatusReport: Sendable {
             if try store.hasTable("check_result") {
                 for summary in summaries { checks[summary.run] = try store.checkResults(run: summary.run) }
             }
+            if ledgerFigures {
+                figures = try store.hasTable("run") && store.hasTable("diagnostic") ? LedgerFigures.read(try store.reading()) : LedgerFigures()
+            }
         } catch {
             throw CommandRefusal(.failure, problems.map { "warning: \($0)" } + ["error: cannot read the database \(paths.databaseName): \(error)"])
         }
         var rows = Console.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
         for index in rows.indices { rows[index].checks = rows[index].lastRun.flatMap { checks[$0.run] } ?? [] }
         let limits = (try? QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds)) ?? QuotaLimits(feeds: environment.feeds)
-        return StatusReport(rows: rows, quota: usage.map { ($0, limits.limit(for: $0.source)) }, day: today,
-                            warnings: problems.map { "warning: \($0)" })
+        var report = StatusReport(rows: rows, quota: usage.map { ($0, limits.limit(for: $0.source)) }, day: today,
+                                  warnings: problems.map { "warning: \($0)" })
+        report.judge(invalidFiles: problems)
+        report.ledger = figures
+        return report
     }
+
+    /// Gives each pipeline in Pipelines/ its verdict and gathers every problem, errors first: a
+    /// pipeline file that cannot be read is an error (its pipeline is not running), and so is a
+    /// quota scope whose daily limit is used up.
+    mutating func judge(invalidFiles: [PipelineCatalog.Problem]) {
+        var found: [HealthProblem] = []
+        for index in rows.indices where !rows[index].isOrphan {
+            let row = rows[index]
+            let verdict = PipelineVerdict.judge(pipeline: row.pipeline, lastRun: row.lastRun, checks: row.checks, freshness: row.freshness)
+            rows[index].verdict = verdict
+            found += verdict.problems
+        }
+        for problem in invalidFiles {
+            found.append(HealthProblem(.error, problem.file, (problem.field.map { "field '\($0)': " } ?? "") + problem.message))
+        }
+        for (usage, limit) in quota {
+            guard let limit, Self.isExhausted(usage, limit: limit) else { continue }
+            found.append(HealthProblem(.error, "quota", "\(usage.source)/\(usage.api) (\(usage.credentialVariable)): \(usage.calls) of \(limit) calls used on \(day) (KST); the API refuses calls until midnight KST"))
+        }
+        // Stable: by level, then in the order found (pipelines by name, files, quota).
+        problems = found.enumerated().sorted { ($0.element.level, -$0.offset) > ($1.element.level, -$1.offset) }.map(\.element)
+    }
+
+    /// Whether the daily `limit` is used up.
+    static func isExhausted(_ usage: QuotaUsage, limit: Int) -> Bool { usage.calls >= limit }
 }
 
 extension Console {
     /// `feedline status`: prints the `StatusReport`, as a table or (`json`) one JSON object.
     /// The table fits `COLUMNS` (or the terminal) by leaving out what matters least; `wide`
     /// (or output that is not a terminal, with no `COLUMNS`) prints every column.
-    public func status(paths: Paths, json: Bool, wide: Bool = false) -> ExitStatus {
+    ///
+    /// `check` (`status --check`): a monitoring plug-in. Prints one line per problem (errors
+    /// first; one `ok:` line when there is none), or with `json` the JSON object, and exits 0
+    /// when every pipeline is fresh and its last run succeeded, 1 on a warning, 2 on an error.
+    public func status(paths: Paths, json: Bool, wide: Bool = false, check: Bool = false) -> ExitStatus {
         let report: StatusReport
         do throws(CommandRefusal) { report = try StatusReport.read(environment, paths: paths) } catch { return refused(error) }
-        report.warnings.forEach(err)
+        // Under --check an invalid pipeline file is one of the problems printed.
+        if !check { report.warnings.forEach(err) }
         let rows = report.rows, quota = report.quota.map { ($0.usage, $0.limit) }
         if json {
-            out(Self.statusJSON(rows, quota: quota, day: report.day))
+            out(Self.statusJSON(report))
+        } else if check {
+            out(Self.checkLines(report).joined(separator: "\n"))
         } else {
             let width = wide ? nil : Self.terminalWidth(environment.variables)
             out(Self.statusTable(rows, width: width))
             out(Self.quotaText(quota, day: report.day))
             let stale = rows.filter(\.isStale).map(\.pipeline)
             if !stale.isEmpty {
-                out(Self.wrapped("stale (newest data older than twice the schedule interval, or never loaded): \(stale.joined(separator: ", "))", width: width))
+                out(Self.wrapped("stale (newest data older than its freshness contract or twice the schedule interval, or never loaded): \(stale.joined(separator: ", "))", width: width))
             }
         }
-        return .success
+        return check ? Self.exitStatus(report.level) : .success
+    }
+
+    /// `status --check`'s exit status: 0 ok, 1 warning, 2 error.
+    static func exitStatus(_ level: HealthLevel) -> ExitStatus {
+        switch level {
+        case .ok: .success
+        case .warning: .failure
+        case .error: .checkError
+        }
+    }
+
+    /// `status --check`'s lines: one per problem, errors first, or one `ok:` line.
+    static func checkLines(_ report: StatusReport) -> [String] {
+        guard report.problems.isEmpty else { return report.problems.map(\.description) }
+        let judged = report.rows.filter { $0.verdict != nil }.count
+        return ["ok: \(judged) pipeline\(judged == 1 ? "" : "s") fresh, every last run succeeded, no quota used up"]
     }
 
     /// Pure: joins pipeline definitions, ledger summaries and locks at `now`.
@@ -121,13 +222,15 @@ extension Console {
             let summary = byName[p.name]
             let (newest, kind) = Self.newestData(summary, table: p.target, dataTimes: dataTimes)
             let age = newest.map { now.timeIntervalSince($0) }
-            var stale = false
-            if let interval = schedule?.typicalInterval(around: now) {
-                stale = age.map { $0 > 2 * interval } ?? true
-            }
-            rows.append(PipelineStatus(pipeline: p.name, schedule: p.schedule, timeZone: p.timeZone, lastRun: summary,
-                                       newestDataAt: newest, newestDataAge: age, newestDataKind: kind, isStale: stale,
-                                       nextFireAt: schedule?.nextFireTime(after: now), lock: lockByName[p.name], isOrphan: false))
+            // The pipeline's contract, else today's rule: twice the schedule's interval.
+            let rule: FreshnessRule = p.freshness.map { .contract($0) }
+                ?? schedule?.typicalInterval(around: now).map { .schedule(interval: $0) } ?? .none
+            let freshness = FreshnessVerdict.judge(pipeline: p.name, age: age, kind: kind, rule: rule)
+            var row = PipelineStatus(pipeline: p.name, schedule: p.schedule, timeZone: p.timeZone, lastRun: summary,
+                                     newestDataAt: newest, newestDataAge: age, newestDataKind: kind, isStale: freshness.level != .ok,
+                                     nextFireAt: schedule?.nextFireTime(after: now), lock: lockByName[p.name], isOrphan: false)
+            row.freshness = freshness
+            rows.append(row)
         }
         for s in summaries where !pipelines.contains(where: { $0.name == s.pipeline }) {
             let (newest, kind) = Self.newestData(s, table: nil, dataTimes: [:])
@@ -262,12 +365,18 @@ extension Console {
         }.joined(separator: "\n")
     }
 
-    static func statusJSON(_ rows: [PipelineStatus], quota: [(QuotaUsage, Int?)], day: LocalDate) -> String {
-        let apis: [Any] = quota.map { usage, limit -> Any in
+    /// `status --json`: the pipelines, today's quota and the verdict of `status --check`
+    /// (`verdict`: status, exit code and the problem lines).
+    static func statusJSON(_ report: StatusReport) -> String {
+        let apis: [Any] = report.quota.map { usage, limit -> Any in
             ["source": usage.source, "api": usage.api, "credential_variable": usage.credentialVariable, "calls": usage.calls,
-             "limit": limit as Any, "remaining": limit.map { max($0 - usage.calls, 0) } as Any]
+             "limit": limit as Any, "remaining": limit.map { max($0 - usage.calls, 0) } as Any,
+             "exhausted": limit.map { StatusReport.isExhausted(usage, limit: $0) } ?? false]
         }
-        let document: [String: Any] = ["pipelines": statusObjects(rows), "quota": ["kst_date": day.description, "apis": apis]]
+        let verdict: [String: Any] = ["status": report.level.description, "exit_code": report.level.rawValue,
+                                      "problems": report.problems.map(\.description)]
+        let document: [String: Any] = ["pipelines": statusObjects(report.rows), "quota": ["kst_date": report.day.description, "apis": apis],
+                                       "verdict": verdict]
         return JSONText.encode(JSONValue(any: document))
     }
 
@@ -292,7 +401,13 @@ extension Console {
                     "next_fire_at": date(r.nextFireAt), "newest_data_at": date(r.newestDataAt),
                     "newest_data_age_seconds": r.newestDataAge.map { Int($0) } as Any,
                     "newest_data_kind": r.newestDataKind?.rawValue as Any,
-                    "stale": r.isStale, "orphan": r.isOrphan, "last_run": lastRun, "lock": lock] as [String: Any]
+                    "stale": r.isStale, "orphan": r.isOrphan, "last_run": lastRun, "lock": lock,
+                    "freshness": ["rule": r.freshness.rule.name, "warn_after_seconds": r.freshness.rule.warnAfter.map { Int($0) } as Any,
+                                  "error_after_seconds": r.freshness.rule.errorAfter.map { Int($0) } as Any,
+                                  "status": r.freshness.level.description] as [String: Any],
+                    "verdict": r.verdict.map { v -> Any in
+                        ["status": v.level.description, "problems": v.problems.map(\.description)] as [String: Any]
+                    } as Any] as [String: Any]
         }
     }
 }
