@@ -21,6 +21,10 @@ usage: proc.py repeat N LABEL -- COMMAND...
          executable and its libraries, as far as the process has touched them) at that moment.
          The two peaks differ by a little either way: a sample can miss the very peak, and the
          kernel brings its own peak figure up to date only now and then.
+       proc.py cpu PID
+         Prints the CPU time (user + system, seconds) process PID has used so far: every thread,
+         those that ended included, from its process CPU-time clock (nanoseconds). scripts/bench
+         reads it before and after each live run for the page server's share.
 """
 import os
 import signal
@@ -88,6 +92,9 @@ def idle(seconds, settle, command):
 
 
 def main(argv):
+    if argv[1:2] == ["cpu"] and len(argv) >= 3:
+        print(f"{process_cpu_ns(int(argv[2])) / 1e9:.6f}")
+        return 0
     if "--" not in argv:
         print(__doc__, file=sys.stderr)
         return 2

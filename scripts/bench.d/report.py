@@ -5,11 +5,15 @@ usage: report.py RESULTS.tsv META.env [--strict]
 
 RESULTS.tsv has one line per timed run:
   phase  tool  rep  seconds  rows  rss_kb  bytes  changed  skipped  files  cpu_s  [server_cpu_s]
-phase: xml | json | unchanged | unchanged-cold | force | rss | live | startup | idle (SQLite); pg | pg_unchanged (PostgreSQL,
-with the server's CPU). startup: one line per `feedline --version` / `feedline query "select 1"` run
-(tool version | query); idle: `feedline schedule` with nothing due (seconds = time measured, cpu = CPU
-in it); live: tool live (`feedline run --live` from a loopback server) or feedline (replay of its archive).
-META.env holds KEY=VALUE lines written by scripts/bench (sizes, machine, check outcomes).
+phase: xml | json | unchanged | unchanged-cold | force | rss | steady | day-first | live-N | startup | idle (SQLite);
+pg | pg_unchanged (PostgreSQL, with the server's CPU). xml and json: tools feedline, python, limit,
+limit-1txn and the floors, parse-floor and write-floor (seconds and cpu_s: the phase each floor program
+times itself). startup: one line per `feedline --version` / `feedline query "select 1"` run (tool
+version | query); idle: `feedline schedule` with nothing due (seconds = time measured, cpu = CPU in it);
+live-N (N pages): tool live (`feedline run --live` from a loopback server; server_cpu_s = the page
+server's CPU time during that run) or feedline (replay of that run's archive).
+META.env holds KEY=VALUE lines written by scripts/bench (sizes, machine, check outcomes; the write
+floor's time per table, floor_tables_PHASE_REP = TABLE=ROWS:SECONDS,…).
 Exit status: 0, or 1 when a check failed (or, with --strict, a target was missed).
 """
 import statistics
@@ -26,15 +30,31 @@ TARGETS = {
     "rss_growth": 1.1,        # 30-day RSS ≤ 1.1 × 1-day RSS
     "startup_ms": 30.0,       # `feedline --version`, `feedline query "select 1"`: median wall (ms)
     "idle_cpu_per_hour": 0.1, # idle scheduler: CPU seconds per hour of waiting
-    "live_vs_replay_cpu": 1.10,  # live run's CPU ≤ 1.1 × the replay of the same pages
+    "floor_wall": 1.5,        # feedline XML replay wall ≤ 1.5 × max(parse floor wall, write floor wall)
+    "floor_cpu": 1.5,         # feedline XML replay CPU ≤ 1.5 × (parse floor CPU + write floor CPU)
+    "live_rss_mib": 8.0,      # live peak RSS ≤ replay peak RSS + 8 MiB (each live size, medians)
+    "live_cpu": 1.15,         # live CPU ≤ 1.15 × the replay's of the same pages
+    "live_wall": 1.2,         # live wall ≤ 1.2 × the replay's + the page server's CPU time
     "rerun_share": 0.05,      # unchanged re-run ≤ 5 % of the first load's time
     "pg_vs_python": 3.0,      # PostgreSQL: feedline rows/s ≥ 3 × the Python peer's (psycopg)
     "pg_vs_limit": 0.5,       # PostgreSQL: feedline rows/s ≥ 0.5 × the native limit's (libpq COPY)
     "pg_rerun_share": 0.05,   # PostgreSQL: unchanged re-run ≤ 5 % of the first load's time
 }
-SQLITE_PHASES = {"xml", "json", "unchanged", "unchanged-cold", "force", "rss", "live", "startup", "idle", "steady", "day-first"}
+SQLITE_PHASES = {"xml", "json", "unchanged", "unchanged-cold", "force", "rss", "startup", "idle", "steady", "day-first"}
 TOOLS = [("feedline", "feedline (release)"), ("live", "feedline run --live"), ("limit-1txn", "limit, 1 transaction"),
-         ("limit", "limit, txn per page"), ("python", "Python peer")]
+         ("limit", "limit, txn per page"), ("python", "Python peer"), ("parse-floor", "parse floor (C)"),
+         ("write-floor", "write floor (C)")]
+
+
+def is_sqlite_phase(phase):
+    return phase in SQLITE_PHASES or phase.startswith("live-")
+
+
+def live_pages(phase):
+    """N of a live-N phase, or None."""
+    if phase.startswith("live-") and phase[5:].isdigit():
+        return int(phase[5:])
+    return None
 
 
 def read(path):
@@ -76,15 +96,15 @@ def summarise(runs, phase, tool):
     cpu = statistics.median(cpus) if cpus else None
     servers = [r["server_cpu"] for r in rs if r["server_cpu"] is not None]
     server = statistics.median(servers) if servers else None
-    return dict(n=len(rs), median=med, rows=rows, rows_s=rows / med, mb_s=mb(rs[0]["bytes"]) / med,
-                rss_mb=max(r["rss_kb"] for r in rs) / 1024, secs=secs, all_rows={r["rows"] for r in rs},
-                cpu=cpu, rows_cpu=rows / cpu if cpu else None, server_cpu=server)
+    return dict(n=len(rs), median=med, rows=rows, rows_s=rows / med if med else 0.0, mb_s=mb(rs[0]["bytes"]) / med if med else 0.0,
+                rss_mb=max(r["rss_kb"] for r in rs) / 1024, rss_med_mb=statistics.median(r["rss_kb"] for r in rs) / 1024,
+                secs=secs, all_rows={r["rows"] for r in rs}, cpu=cpu, rows_cpu=rows / cpu if cpu else None, server_cpu=server)
 
 
-def table(runs, phase, title, out, server=False):
+def table(runs, phase, title, out, server=False, server_label="server CPU s"):
     out.append(title)
     out.append(f"  {'tool':<20} {'median s':>9} {'rows':>10} {'rows/s':>10} {'MB/s':>7} {'peak RSS MiB':>13} {'CPU s':>7}"
-               + (f" {'server CPU s':>13}" if server else "") + "   runs (s)")
+               + (f" {server_label:>13}" if server else "") + "   runs (s)")
     stats = {}
     for tool, name in TOOLS:
         s = summarise(runs, phase, tool)
@@ -93,7 +113,8 @@ def table(runs, phase, title, out, server=False):
         stats[tool] = s
         cpu = f"{s['cpu']:.2f}" if s["cpu"] is not None else "-"
         scpu = f" {s['server_cpu']:>13.2f}" if server and s["server_cpu"] is not None else (f" {'-':>13}" if server else "")
-        out.append(f"  {name:<20} {s['median']:>9.2f} {s['rows']:>10,} {s['rows_s']:>10,.0f} {s['mb_s']:>7.1f} {s['rss_mb']:>13.1f} {cpu:>7}"
+        mbs = "-" if tool == "write-floor" else f"{s['mb_s']:.1f}"   # the write floor reads no archive
+        out.append(f"  {name:<20} {s['median']:>9.2f} {s['rows']:>10,} {s['rows_s']:>10,.0f} {mbs:>7} {s['rss_mb']:>13.1f} {cpu:>7}"
                    + scpu + "   " + " ".join(f"{x:.2f}" for x in s["secs"]))
     return stats
 
@@ -107,6 +128,52 @@ def cpu_ratio(a, b):
 
 def verdict(ok):
     return "PASS" if ok else "MISS"
+
+
+FLOOR_PARSE = {"xml": "libxml2 SAX2, empty callbacks", "json": "byte scan in C, every value's start and end"}
+
+
+def floor(phase, stats, m, out, targets):
+    """The floor lines of an XML or JSON table: parse floor, write floor, the bound, feedline ÷ bound.
+    For XML the ratios are targets; for JSON they are printed for reference."""
+    label = phase.upper()
+    p, w, f = stats.get("parse-floor"), stats.get("write-floor"), stats.get("feedline")
+    if not (p and w and p["cpu"] is not None and w["cpu"] is not None):
+        if phase == "xml":
+            for key, what in (("floor_wall", "wall"), ("floor_cpu", "CPU")):
+                targets.append((None, f"XML: feedline replay {what} ≤ {TARGETS[key]:g} × the floor bound — not measured (--no-floor)"))
+        return
+    bound_wall, bound_cpu = max(p["median"], w["median"]), p["cpu"] + w["cpu"]
+    out.append(f"  floor ({label}; medians of each program's own timed phase): parse floor ({FLOOR_PARSE[phase]}) "
+               f"{p['median']:.3f} s wall / {p['cpu']:.3f} s CPU; write floor (the same rows typed in memory, prepared "
+               f"inserts, one transaction, feedline's schema and first-load pragmas) {w['median']:.3f} s wall / {w['cpu']:.3f} s CPU")
+    # The write floor's time per table inside its transaction (medians over the runs; the commit is in none).
+    per = {}
+    for key, value in m.items():
+        if key.startswith(f"floor_tables_{phase}_"):
+            for part in value.split(","):
+                name, _, rest = part.partition("=")
+                n, _, secs = rest.partition(":")
+                try:
+                    per.setdefault(name, (int(n), []))[1].append(float(secs))
+                except ValueError:
+                    pass
+    if per:
+        inserts = sum(statistics.median(v[1]) for v in per.values())
+        out.append("    write floor by table (inserts, median s): " + ", ".join(
+            f"{name} {n:,} rows {statistics.median(s):.3f}" for name, (n, s) in per.items())
+            + f"; commit and the rest {max(w['median'] - inserts, 0):.3f} s")
+    out.append(f"  bound: max(parse, write) = {bound_wall:.3f} s wall; parse + write = {bound_cpu:.3f} s CPU")
+    if not f or f["cpu"] is None:
+        return
+    rw, rc = f["median"] / bound_wall, f["cpu"] / bound_cpu
+    out.append(f"  feedline ÷ bound: {rw:.2f} × by wall ({f['median']:.3f} s), {rc:.2f} × by CPU ({f['cpu']:.3f} s)"
+               + ("" if phase == "xml" else " (for reference; the targets are on XML)"))
+    if phase == "xml":
+        targets.append((rw <= TARGETS["floor_wall"], f"XML: feedline replay wall ≤ {TARGETS['floor_wall']:g} × the floor bound "
+                        f"max(parse, write) — {rw:.2f} × ({f['median']:.3f} vs {bound_wall:.3f} s)"))
+        targets.append((rc <= TARGETS["floor_cpu"], f"XML: feedline replay CPU ≤ {TARGETS['floor_cpu']:g} × the floor's parse + write "
+                        f"CPU — {rc:.2f} × ({f['cpu']:.3f} vs {bound_cpu:.3f} s)"))
 
 
 def main(argv):
@@ -133,13 +200,14 @@ def main(argv):
     if busy:
         out.append(f"  WARNING: the machine was busy (1-minute load {m.get('load_start').split()[0]} on {m.get('cpus')} CPUs): "
                    "wall times are inflated and noisy; compare the CPU-time ratios too, and re-run when it is idle")
-    out.append(f"  method: end-to-end wall time of each process (start-up included), {m.get('runs')} runs per tool, order rotated "
+    out.append(f"  method: end-to-end wall time of each process (start-up included; the floors: the phase each times itself), "
+               f"{m.get('runs')} runs per tool, order rotated "
                f"every round, archive in the page cache, fresh database each run, all on {m.get('disk')}; MB = 10^6 bytes")
     out.append("")
 
     targets, checks = [], []
 
-    if any(r["phase"] in SQLITE_PHASES for r in runs):
+    if any(is_sqlite_phase(r["phase"]) for r in runs):
         xml = table(runs, "xml", "XML archive", out)
         if "feedline" in xml:
             f = xml["feedline"]
@@ -161,6 +229,7 @@ def main(argv):
                 r = f["rows_s"] / xml["python"]["rows_s"]
                 targets.append((r >= TARGETS["xml_vs_python"], f"XML: feedline ≥ 3 × Python rows/s — {r:.2f} ×"
                                 f" ({f['rows_s']:,.0f} vs {xml['python']['rows_s']:,.0f} rows/s)"))
+        floor("xml", xml, m, out, targets)
         out.append("")
 
         js = table(runs, "json", "JSON archive", out)
@@ -174,6 +243,7 @@ def main(argv):
                 c = jf["rows_cpu"] / jp["rows_cpu"]
                 targets.append((c >= TARGETS["json_vs_python_cpu"], f"JSON: feedline ≥ 2 × Python by CPU per row — {c:.2f} ×"
                                 f" ({jf['cpu']:.2f} vs {jp['cpu']:.2f} CPU s)"))
+            floor("json", js, m, out, targets)
         elif not js:
             out.append("  (skipped: --no-json)")
             targets.append((None, "JSON: feedline ≥ 4 × Python by wall, ≥ 2 × by CPU — not measured (--no-json)"))
@@ -300,18 +370,33 @@ def main(argv):
         else:
             targets.append((None, "idle scheduler < 0.1 s CPU per hour — not measured (--no-idle)"))
 
-        live = table(runs, "live", "Live path: feedline run --live from a loopback server vs feedline replay of the pages it archived",
-                     out) if any(r["phase"] == "live" for r in runs) else {}
-        if "live" in live and "feedline" in live:
+        live_phases = sorted({r["phase"] for r in runs if live_pages(r["phase"])}, key=live_pages)
+        for phase in live_phases:
+            n = live_pages(phase)
+            live = table(runs, phase, f"Live path, {n} pages: feedline run --live from a loopback server (page server CPU: its "
+                         "process CPU time during that run) vs feedline replay of the pages that run archived", out,
+                         server=True, server_label="page srv CPU s")
+            if "live" not in live or "feedline" not in live:
+                out.append("")
+                continue
             lv, rp = live["live"], live["feedline"]
+            srv = lv["server_cpu"] or 0.0
             c = lv["cpu"] / rp["cpu"] if lv["cpu"] and rp["cpu"] else float("nan")
-            out.append(f"  live ÷ replay: {c:.2f} × the CPU, {lv['median'] / rp['median']:.2f} × the wall time, "
-                       f"{lv['rss_mb'] / rp['rss_mb']:.2f} × the peak RSS")
-            targets.append((c <= TARGETS["live_vs_replay_cpu"], f"live run ≤ 1.1 × the CPU of replaying the same pages — {c:.2f} ×"
-                            f" ({lv['cpu']:.2f} vs {rp['cpu']:.2f} CPU s)"))
+            wall_line = TARGETS["live_wall"] * rp["median"] + srv
+            out.append(f"  live ÷ replay (medians): {c:.2f} × the CPU, {lv['median'] / rp['median']:.2f} × the wall time; peak RSS "
+                       f"{lv['rss_med_mb']:.1f} against {rp['rss_med_mb']:.1f} MiB ({lv['rss_med_mb'] - rp['rss_med_mb']:+.1f} MiB); "
+                       f"the page server used {srv:.2f} s of CPU per live run")
+            targets.append((lv["rss_med_mb"] <= rp["rss_med_mb"] + TARGETS["live_rss_mib"],
+                            f"live, {n} pages: peak RSS ≤ the replay's + {TARGETS['live_rss_mib']:g} MiB — {lv['rss_med_mb']:.1f} vs "
+                            f"{rp['rss_med_mb']:.1f} MiB ({lv['rss_med_mb'] - rp['rss_med_mb']:+.1f} MiB)"))
+            targets.append((c <= TARGETS["live_cpu"], f"live, {n} pages: CPU ≤ {TARGETS['live_cpu']:g} × the replay's — {c:.2f} × "
+                            f"({lv['cpu']:.2f} vs {rp['cpu']:.2f} s)"))
+            targets.append((lv["median"] <= wall_line, f"live, {n} pages: wall ≤ {TARGETS['live_wall']:g} × the replay's + the page "
+                            f"server's CPU — {lv['median']:.2f} vs {wall_line:.2f} s ({TARGETS['live_wall']:g} × {rp['median']:.2f} + {srv:.2f})"))
             out.append("")
-        elif not live:
-            targets.append((None, "live run ≤ 1.1 × the CPU of replaying the same pages — not measured (--no-live)"))
+        if not live_phases:
+            targets.append((None, "live path (peak RSS ≤ replay + 8 MiB, CPU ≤ 1.15 ×, wall ≤ 1.2 × + page server CPU) — "
+                            "not measured (--no-live)"))
 
     pg = table(runs, "pg", "PostgreSQL, XML archive (client process: wall, CPU, RSS; server CPU = the postmaster and its backends)",
                out, server=True) if any(r["phase"] == "pg" for r in runs) else {}
