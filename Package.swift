@@ -53,11 +53,10 @@ let package = Package(
         // OpenAQ v3 locations, sensors, latest values and hourly averages (key in the X-API-Key header).
         .target(name: "OpenAQ", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // Process-wide SQLite settings that only C can make (`sqlite3_config` is variadic).
-        .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Process settings Swift cannot make: malloc's (malloc.h is not in Swift's Glibc module), prctl (variadic).
         .target(name: "CProcess"),
         // SQLite through GRDB: migrations, stores, ledger.
-        .target(name: "Storage", dependencies: ["Domain", "Pipeline", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift")],
+        .target(name: "Storage", dependencies: ["Domain", "Pipeline", .product(name: "GRDB", package: "GRDB.swift")],
                 exclude: ["README.md"]),
         // PostgreSQL through postgres-nio: the same ports as Storage. Empty unless built with the
         // PostgreSQL trait.
@@ -76,7 +75,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ], exclude: ["README.md"]),
-        .executableTarget(name: "feedline", dependencies: ["App", "Storage", "CProcess"]),
+        .executableTarget(name: "feedline", dependencies: ["App", "CProcess"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
                                                    .product(name: "GRDB", package: "GRDB.swift"),

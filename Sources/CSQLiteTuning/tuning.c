@@ -1,6 +1,0 @@
-#include "csqlitetuning.h"
-#include <sqlite3.h>
-
-int feedline_sqlite_memstatus_off(void) {
-    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-}
