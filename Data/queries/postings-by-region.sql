@@ -1,5 +1,5 @@
 -- Saramin job postings per region (시도, the part of the location before '>'), most first.
--- A posting listing several regions counts once in each. Stub: the career views may replace it.
+-- A posting listing several regions counts once in each.
 -- param active = null    1 for open postings only, 0 for closed only; null for all
 SELECT l.province AS region, count(DISTINCT l.posting_id) AS postings
 FROM job_posting_location l JOIN job_posting p ON p.posting_id = l.posting_id

@@ -52,6 +52,12 @@ struct AirKoreaEndpoint: Sendable {
     /// sent, or a sentence ending saying what is wrong. Default: the query as it is.
     var planQueries: @Sendable ([QueryItem]) -> QueryPlan = { .send([$0]) }
 
+    /// What data.go.kr calls each service (a key is approved per service).
+    static let serviceTitles = [
+        "ArpltnInforInqireSvc": "에어코리아 대기오염정보", "MsrstnInfoInqireSvc": "에어코리아 측정소정보",
+        "ArpltnStatsSvc": "에어코리아 대기오염통계 현황", "UlfptcaAlarmInqireSvc": "에어코리아 미세먼지 경보 발령 현황",
+    ]
+
     /// The path below the base URL (`ArpltnInforInqireSvc/getCtprvnRltmMesureDnsty`).
     var path: String { "\(service)/\(operation)" }
 

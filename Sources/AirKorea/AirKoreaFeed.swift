@@ -39,6 +39,15 @@ public struct AirKoreaFeed: Feed {
     /// The canonical operation names.
     public var operations: [String] { AirKoreaEndpoint.all.map(\.operation) }
 
+    /// Each data.go.kr service is a separate API with its own approval (활용신청) for the key.
+    public func keyApprovals(for operations: [String]) -> [String] {
+        let services = operations.compactMap { name in AirKoreaEndpoint.all.first { $0.answers(to: name) }?.service }
+        var seen: Set<String> = []
+        return services.filter { seen.insert($0).inserted }.map { service in
+            AirKoreaEndpoint.serviceTitles[service].map { "\(service) (\($0))" } ?? service
+        }
+    }
+
     /// Where the key goes: the `serviceKey` query parameter, filled by the live transport from
     /// `AIRKOREA_SERVICE_KEY` (never stored in a request).
     public var credential: CredentialRequirement {

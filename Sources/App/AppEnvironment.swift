@@ -96,6 +96,14 @@ public struct AppEnvironment: Sendable {
     /// Every table, view and trigger a store of this environment holds: feedline's own (the
     /// ledger, the reference tables), then the feeds', then the views across them. The data
     /// dictionary (`describe`, the Datasette metadata) reads their meanings from here.
+    /// The views of a database with the standard feeds, by name (for help texts).
+    static var standardViewNames: [String] {
+        let feeds = standardFeeds(variables: [:])
+        let schema = LedgerTables.declarations + ReferenceTables.declarations
+            + FeedSchema.merged(feeds.map(\.schema) + [CrossSourceViews.schema(for: feeds)]).declarations
+        return schema.views.map(\.name).sorted()
+    }
+
     public var declaredSchema: SchemaDeclarations {
         LedgerTables.declarations + ReferenceTables.declarations + storeSchema.declarations
     }

@@ -44,9 +44,14 @@ public struct FeedlineCommand: AsyncParsableCommand {
         await main(arguments)
     }
 
-    /// The names `feedline` accepts as its first word (`help` included).
+    /// The names `feedline` accepts as its first word (`help` and hidden commands included).
     static var commandNames: [String] {
         configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
+
+    /// The commands a user is shown and offered (not the hidden ones such as `generate-docs`).
+    static var visibleCommandNames: [String] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap { $0.configuration.commandName }
     }
 
     /// An error line for a command line whose first word is not a command, with the closest
@@ -54,10 +59,10 @@ public struct FeedlineCommand: AsyncParsableCommand {
     static func unknownCommandMessage(_ arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
         // Worded like ArgumentParser's own "Unknown option '--lve'. Did you mean '--live'?".
-        let hint = Suggestions.didYouMean(first, among: commandNames, quote: "'")
+        let hint = Suggestions.didYouMean(first, among: visibleCommandNames + ["help"], quote: "'")
             .map { " \($0.prefix(1).uppercased())\($0.dropFirst())" } ?? ""
         return "Error: Unknown command '\(first)'.\(hint)\n"
-            + "Commands: \(commandNames.filter { $0 != "help" }.joined(separator: ", ")).\n"
+            + "Commands: \(visibleCommandNames.joined(separator: ", ")).\n"
             + "  See 'feedline --help' for more information."
     }
 }

@@ -41,12 +41,11 @@ extension Console {
         environment.output("feedline home \(directory.path): wrote \(report.written.count) files (\(pipelines) pipelines)"
                            + (report.kept.isEmpty ? "" : ", kept \(report.kept.count) that were already there (--force replaces them)") + ".")
         let cd = named == "." ? "" : "cd \(named.contains(" ") ? "'\(named)'" : named) && "
-        environment.output("""
-            Next:
-              \(cd)feedline run                 load every pipeline from its fixtures (no key, no network)
-              feedline status               what ran, rows, diagnostics
-              feedline query latest         newest measurement per station (feedline query --list for more)
-            """)
+        let next = [("\(cd)feedline run", "load every pipeline from its fixtures (no key, no network)"),
+                    ("feedline status", "what ran, rows, diagnostics"),
+                    ("feedline query latest", "newest measurement per station (feedline query --list for more)")]
+        let width = next.map { DisplayWidth.columns($0.0) }.max() ?? 0
+        environment.output((["Next:"] + next.map { "  " + DisplayWidth.pad($0.0, toColumns: width) + "   " + $0.1 }).joined(separator: "\n"))
         return .success
     }
 }

@@ -91,6 +91,10 @@ public protocol Feed: Sendable {
     /// `{"cod":401,…}`, OpenAQ's `{"detail":…}`), or nil to let the fetch stage describe the
     /// status alone. `context` is the redacted URL.
     func httpError(status: Int, body: Data, context: String) -> FeedError?
+
+    /// What a key must be approved for to call `operations` (pipeline names or aliases), as the
+    /// provider names it — said when the key is missing. Empty when one sign-up covers all.
+    func keyApprovals(for operations: [String]) -> [String]
 }
 
 extension Feed {
@@ -104,6 +108,8 @@ extension Feed {
 
     /// The status alone describes a non-2xx answer unless the feed reads its body.
     public func httpError(status: Int, body: Data, context: String) -> FeedError? { nil }
+
+    public func keyApprovals(for operations: [String]) -> [String] { [] }
 
     /// Every payload says all it means unless the feed declares otherwise.
     public func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)] { [] }

@@ -66,6 +66,9 @@ import TestSupport
         #expect(lines.count == 1, "\(env.err.text)")
         let line = String(lines[0])
         #expect(line.contains("set AIRKOREA_SERVICE_KEY and CAREERNET_API_KEY in the environment"), "\(line)")
+        // data.go.kr approves a key per service: the message names the ones these pipelines call.
+        #expect(line.contains("AIRKOREA_SERVICE_KEY must be approved for ArpltnInforInqireSvc (에어코리아 대기오염정보)"), "\(line)")
+        #expect(!line.contains("MsrstnInfoInqireSvc") && !line.contains("CAREERNET_API_KEY must be approved"), "\(line)")
         #expect(!line.contains("--live"))
         // The command in backquotes parses as a feedline command line and loads the fixtures.
         let command = try #require(line.split(separator: "`").dropFirst().first.map(String.init))

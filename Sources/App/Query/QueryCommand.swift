@@ -18,7 +18,7 @@ struct QueryCommand: AsyncParsableCommand {
 
         SQL that begins with a comment (`-- …`) is taken as SQL. `-` (or --file -) reads the SQL from standard input; after `--` every word is SQL, never an option.
 
-        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults. Views: measurement_latest, measurement_daily, measurement_monthly, province_daily, province_monthly, exceedance_daily, station_freshness, run_history, run_latest.
+        Named parameters (:name) take their values from --param name=VALUE: `null` is NULL, an integer or decimal is a number, anything else is text. Saved queries live in Data/queries/NAME.sql (or $FEEDLINE_QUERIES); their leading `-- param name = default` lines give defaults. Views (`feedline describe` says what one row of each is): \(AppEnvironment.standardViewNames.joined(separator: ", ")).
 
         Examples:
           feedline query "select station_name, pm10, pm25 from measurement_latest"

@@ -151,7 +151,7 @@ public struct PipelineRuns: Sendable {
                     missing.append(feed.credentialVariable)
                 }
             }
-            if !missing.isEmpty { throw CommandRefusal(.configuration, error: environment.missingKeysMessage(missing, names: names, paths: paths)) }
+            if !missing.isEmpty { throw CommandRefusal(.configuration, error: environment.missingKeysMessage(missing, names: names, paths: paths, pipelines: pipelines)) }
         }
 
         let store: any FeedlineStore
