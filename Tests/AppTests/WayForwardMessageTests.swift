@@ -38,6 +38,9 @@ import TestSupport
         #expect(env.err.text.contains("no such table: measurment; did you mean `measurement`?"), "\(env.err.text)")
         #expect(env.feedline.query(request(.text("SELECT m.pm10x FROM measurement m")), paths: env.paths()) == .failure)
         #expect(env.err.text.contains("no such column: m.pm10x; did you mean `pm10`?"), "\(env.err.text)")
+        // A column is looked for in the query's own tables first (not `stations` of another table).
+        #expect(env.feedline.query(request(.text("SELECT station FROM measurement")), paths: env.paths()) == .failure)
+        #expect(env.err.text.contains("no such column: station; did you mean `station_name`?"), "\(env.err.text)")
         // Nothing close: the error alone.
         #expect(env.feedline.query(request(.text("SELECT * FROM qqqqqqqq")), paths: env.paths()) == .failure)
         #expect(env.err.text.hasSuffix("no such table: qqqqqqqq"), "\(env.err.text)")

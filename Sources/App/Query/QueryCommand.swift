@@ -272,12 +272,12 @@ extension Console {
         do {
             warnUnused(request, used: try database.check(sql: sql))
         } catch {
-            return report(error, database: database)
+            return report(error, sql: sql, database: database)
         }
 
         return streamRows(request, paths: paths, isTimeout: { ($0 as? any SQLReadError)?.failure == .timedOut }) { columns, row in
             try database.run(sql: sql, parameters: parameters, timeout: request.timeout, columns: columns, row: row)
-        } failed: { report($0, database: database) }
+        } failed: { report($0, sql: sql, database: database) }
     }
 
     /// Warns of each `--param` the query does not use.
@@ -344,13 +344,13 @@ extension Console {
     }
 
     /// Prints a query error (with a hint when views are missing because the file predates them).
-    private func report(_ error: Error, database: any DatabaseReading) -> ExitStatus {
+    private func report(_ error: Error, sql: String, database: any DatabaseReading) -> ExitStatus {
         guard let error = error as? any SQLReadError else {
             environment.errorOutput("error: \(error)")
             return .failure
         }
         let message = error.description
-        let hint = error.failure == .failed ? SchemaSuggestion.hint(for: message, in: database) : nil
+        let hint = error.failure == .failed ? SchemaSuggestion.hint(for: message, sql: sql, in: database) : nil
         environment.errorOutput("error: \(message)" + (hint.map { "; \($0)" } ?? ""))
         switch error.failure {
         case .noDatabase: return .configuration

@@ -7,14 +7,20 @@ import Pipeline
 enum SchemaSuggestion {
     /// The hint for an error message, or nil when it names no missing table or column,
     /// or nothing in the schema is close.
-    static func hint(for message: String, in database: any DatabaseReading) -> String? {
+    ///
+    /// A column is looked for first among the columns of the tables and views the query names
+    /// (`station` in a query of `measurement` → `station_name`), then in the whole schema.
+    static func hint(for message: String, sql: String = "", in database: any DatabaseReading) -> String? {
         if let table = missingName(after: "no such table: ", in: message) ?? missingName(after: "relation \"", in: message) {
             guard let relations = try? relations(database) else { return nil }
             return Suggestions.didYouMean(table, among: relations.map(\.name))
         }
         if let column = missingName(after: "no such column: ", in: message) ?? missingName(after: "column \"", in: message) {
             guard let relations = try? relations(database) else { return nil }
-            return Suggestions.didYouMean(column, among: Set(relations.flatMap { $0.columns.map(\.name) }))
+            let words = Set(sql.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+            let named = relations.filter { words.contains($0.name.lowercased()) }
+            return Suggestions.didYouMean(column, among: Set(named.flatMap { $0.columns.map(\.name) }))
+                ?? Suggestions.didYouMean(column, among: Set(relations.flatMap { $0.columns.map(\.name) }))
         }
         return nil
     }
