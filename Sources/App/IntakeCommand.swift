@@ -105,6 +105,7 @@ extension Console {
     /// Exit: 0 printed; 1 no measurements for the station (with the close station names);
     /// 78 no database.
     public func intake(_ request: IntakeRequest, paths: Paths, json: Bool = false) -> ExitStatus {
+        var request = request
         guard paths.postgresURL != nil || FileManager.default.fileExists(atPath: paths.database.path) else {
             environment.errorOutput("error: no database at \(paths.database.path); run `feedline run` first.")
             return .configuration
@@ -117,6 +118,11 @@ extension Console {
         }
         do {
             let database = try store.reading()
+            if try !AirKoreaQueries.hasStation(database, request.station),
+               let known = try? ReportReader(database: database).knownNames(of: .station(request.station)),
+               let spelled = romanizedName(request.station, among: known) {
+                request.station = spelled
+            }
             guard try AirKoreaQueries.hasStation(database, request.station) else {
                 environment.errorOutput("error: " + unknownStationMessage(request.station, paths: paths))
                 return .failure
@@ -151,15 +157,29 @@ extension Console {
     /// `no measurements for station 'X' in DB; did you mean `Y`? Known: …` (the stations that
     /// have measurements, closest first, as `report` lists them).
     func unknownStationMessage(_ station: String, paths: Paths) -> String {
-        var message = "no measurements for station '\(station)' in \(paths.postgresURL == nil ? environment.displayPath(paths.database) : paths.databaseName)"
-        guard let database = try? environment.openReader(paths),
-              let known = try? ReportReader(database: database).knownNames(of: .station(station)), !known.isEmpty else {
-            return message + "."
-        }
-        let close = Suggestions.close(to: station, among: known)
-        if let hint = Suggestions.didYouMean(station, among: known) { message += "; \(hint)" } else { message += "." }
+        let known = (try? environment.openReader(paths)).flatMap { try? ReportReader(database: $0).knownNames(of: .station(station)) } ?? []
+        return unknownNameMessage("station", station, known: known, paths: paths)
+    }
+
+    /// `no measurements for WHAT 'X' in DB; did you mean `Y`? Known: …`, closest names first; a
+    /// Latin spelling of a known Hangul name is suggested too (`Jongno` → `종로구`).
+    func unknownNameMessage(_ what: String, _ name: String, known: [String], paths: Paths) -> String {
+        let message = "no measurements for \(what) '\(name)' in \(paths.postgresURL == nil ? environment.displayPath(paths.database) : paths.databaseName)"
+        guard !known.isEmpty else { return message + "." }
+        var close = Romanization.matches(name, among: known)
+        close += Suggestions.close(to: name, among: known).filter { !close.contains($0) }
+        let hint = close.isEmpty ? "." : "; did you mean " + close.prefix(3).map { "`\($0)`" }.joined(separator: " or ") + "?"
         let rest = close + known.filter { !close.contains($0) }
-        return message + " Known: \(rest.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."
+        return message + hint + " Known: \(rest.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."
+    }
+
+    /// The one known name `typed` spells in Latin letters (`Jongno` → `종로구`), said on stderr;
+    /// nil when it spells none or several.
+    func romanizedName(_ typed: String, among known: [String]) -> String? {
+        let found = Romanization.matches(typed, among: known)
+        guard found.count == 1 else { return nil }
+        environment.errorOutput("note: '\(typed)' is \(found[0]).")
+        return found[0]
     }
 }
 

@@ -113,3 +113,22 @@ import TestSupport
         #expect(env.err.text.contains("no measurements for station '종로' in feedline.sqlite; did you mean `종로구`? Known: 종로구"), "\(env.err.text)")
     }
 }
+
+extension WayForwardMessageTests {
+    @Test func aStationTypedInLatinLettersOrShortenedIsFound() async throws {
+        let env = try await loaded()
+        defer { env.dir.remove() }
+        // `Jongno` spells 종로구: the report is made for it, with a note saying so.
+        let output = env.dir.path("jongno.html").path
+        #expect(env.feedline.report(ReportRequest(subject: .station("Jongno"), output: output), paths: env.paths()) == .success, "\(env.err.text)")
+        #expect(env.err.text.contains("note: 'Jongno' is 종로구."), "\(env.err.text)")
+        #expect(FileManager.default.fileExists(atPath: output))
+        let intake = IntakeRequest(station: "jongno-gu", date: LocalDate(iso: "2023-05-20")!, activity: .moderate,
+                                   metresPerHour: 5000, speed: 5, hours: Array(0...23), legacy: false)
+        #expect(env.feedline.intake(intake, paths: env.paths()) == .success, "\(env.err.text)")
+        #expect(env.out.text.contains("종로구"))
+        // A shortened Hangul name is not guessed, but offered.
+        #expect(env.feedline.report(ReportRequest(subject: .station("종로"), output: env.dir.path("x.html").path), paths: env.paths()) == .failure)
+        #expect(env.err.text.contains("no measurements for station '종로'") && env.err.text.contains("did you mean `종로구`?"), "\(env.err.text)")
+    }
+}

@@ -161,11 +161,13 @@ extension Console {
         }
         do {
             let source = ReportReader(database: database)
+            var request = request
+            if try source.newestDate(of: request.subject) == nil, let spelled = romanizedName(request.subject.name, among: try source.knownNames(of: request.subject)) {
+                if case .station = request.subject { request.subject = .station(spelled) } else { request.subject = .province(spelled) }
+            }
             guard let found = try source.newestDate(of: request.subject) else {
-                let known = try source.knownNames(of: request.subject)
                 let what = if case .station = request.subject { "station" } else { "province" }
-                err("error: no measurements for \(what) '\(request.subject.name)' in \(paths.databaseName)."
-                    + (known.isEmpty ? "" : " Known: \(known.prefix(30).joined(separator: ", "))\(known.count > 30 ? ", …" : "")."))
+                err("error: " + unknownNameMessage(what, request.subject.name, known: try source.knownNames(of: request.subject), paths: paths))
                 return .failure
             }
             let dataDays = try source.daysWithData(of: request.subject, through: request.to, limit: request.from == nil ? request.days : 1)
