@@ -27,7 +27,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self,
                       IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self, MetricsCommand.self,
-                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, GenerateDocsCommand.self]
+                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, StateCommand.self, GenerateDocsCommand.self]
     )
 
     public init() {}
