@@ -83,6 +83,10 @@ import TestSupport
         #expect(env.feedline.importState(file: "move.json", paths: env.paths()) == .success, "\(env.err.text)")
         #expect(try Self.exported(env).pipelines == ["airkorea-seoul": ["newest_observed_at": "2024-01-01T00:00:00Z"]])
         #expect(try env.db.integer("SELECT count(*) FROM run WHERE pipeline = 'airkorea-seoul:state-import' AND status = 'succeeded'") == 1)
+        // The import's ledger rows are no pipeline runs: status and metrics leave them out.
+        let report = try StatusReport.read(env.environment, paths: env.paths(), ledgerFigures: true)
+        #expect(!report.rows.contains { $0.pipeline.hasSuffix(":state-import") }, "\(report.rows.map(\.pipeline))")
+        #expect(report.rows.contains { $0.pipeline == "airkorea-seoul" && $0.lastRun != nil })
     }
 
     @Test(arguments: TestStore.all)
