@@ -263,10 +263,9 @@ extension Console {
     /// `state reset PIPELINE`: clears its bookmarks with `confirmed`; otherwise says what would be cleared.
     func resetState(pipeline: String, confirmed: Bool, paths: Paths) -> ExitStatus {
         let current: [String: String]
-        let store: any FeedlineStore
         do {
-            store = try environment.openStore(paths, forWriting: confirmed)
-            current = try store.bookmarks(pipeline: pipeline)
+            // Read first: a missing database is refused (78), never created.
+            current = try environment.openStore(paths, forWriting: false).bookmarks(pipeline: pipeline)
         } catch {
             return databaseOpenFailure(error, paths: paths)
         }
@@ -280,7 +279,7 @@ extension Console {
             return .usage
         }
         do {
-            let cleared = try store.clearBookmarks(pipeline: pipeline)
+            let cleared = try environment.openStore(paths, forWriting: true).clearBookmarks(pipeline: pipeline)
             environment.output("cleared \(cleared) bookmark\(cleared == 1 ? "" : "s") of \(pipeline) (\(listed))")
         } catch {
             environment.errorOutput("error: cannot clear the bookmarks of \(pipeline) in \(paths.databaseName): \(error)")

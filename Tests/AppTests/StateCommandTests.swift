@@ -121,6 +121,14 @@ import TestSupport
             #expect(try Self.exported(env).text == before, "\(refusal.file) changed the bookmarks")
             #expect(try env.db.integer("SELECT count(*) FROM run") == runs, "\(refusal.file) wrote a ledger row")
         }
+        // No database: reset and show refuse (78) and create nothing.
+        if store == .sqlite {
+            var missing = env.paths()
+            missing.database = env.dir.path("absent.sqlite")
+            #expect(env.feedline.resetState(pipeline: "airkorea-seoul", confirmed: true, paths: missing) == .configuration, "\(env.err.text)")
+            #expect(env.feedline.showState(pipeline: nil, json: true, paths: missing) == .configuration)
+            #expect(!FileManager.default.fileExists(atPath: missing.database.path))
+        }
         // A missing file.
         env.err.clear()
         #expect(env.feedline.importState(file: "absent.json", paths: env.paths()) != .success)
