@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|help)
+    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|state|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status metrics query report backfill describe store help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status metrics query report backfill describe store state help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _feedline_init() {
     repeating_flags=()
     non_repeating_flags=(--force --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db --log-level --home)
+    non_repeating_options=(--db --log-level --log-format --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -197,6 +197,9 @@ _feedline_init() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    '--log-format')
         return
         ;;
     '--home')
@@ -209,7 +212,7 @@ _feedline_run() {
     repeating_flags=()
     non_repeating_flags=(--live --json --dry-run --fresh --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--fixtures --pipelines-dir --archive --metrics-file --db --log-level --home)
+    non_repeating_options=(--fixtures --pipelines-dir --archive --metrics-file --db --log-level --log-format --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -232,6 +235,9 @@ _feedline_run() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -250,7 +256,7 @@ _feedline_replay() {
     repeating_flags=()
     non_repeating_flags=(--force --json --quiet --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--source --checks --pipelines-dir --metrics-file --db --log-level --home)
+    non_repeating_options=(--source --checks --pipelines-dir --metrics-file --db --log-level --log-format --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -277,6 +283,9 @@ _feedline_replay() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -287,7 +296,7 @@ _feedline_pipelines() {
     repeating_flags=()
     non_repeating_flags=(--json --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--pipelines-dir --fixtures --db --log-level --home)
+    non_repeating_options=(--pipelines-dir --fixtures --db --log-level --log-format --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -304,6 +313,9 @@ _feedline_pipelines() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -314,7 +326,7 @@ _feedline_check() {
     repeating_flags=()
     non_repeating_flags=(--force --mkdir --json --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--junit --fixtures --pipelines-dir --db --log-level --home)
+    non_repeating_options=(--junit --fixtures --pipelines-dir --db --log-level --log-format --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -332,6 +344,9 @@ _feedline_check() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    '--log-format')
         return
         ;;
     '--home')
@@ -352,7 +367,7 @@ _feedline_snapshot() {
     repeating_flags=()
     non_repeating_flags=(--json --force --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--fixtures --pipelines-dir --db --log-level --home)
+    non_repeating_options=(--fixtures --pipelines-dir --db --log-level --log-format --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -367,6 +382,9 @@ _feedline_snapshot() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    '--log-format')
         return
         ;;
     '--home')
@@ -387,7 +405,7 @@ _feedline_intake() {
     repeating_flags=()
     non_repeating_flags=(--legacy --json --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--station --date --activity --metres-per-hour --speed --hours --db --log-level --home)
+    non_repeating_options=(--station --date --activity --metres-per-hour --speed --hours --db --log-level --log-format --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -416,6 +434,9 @@ _feedline_intake() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -426,7 +447,7 @@ _feedline_schedule() {
     repeating_flags=()
     non_repeating_flags=(--from-fixtures --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --metrics-file --db --log-level --home)
+    non_repeating_options=(--next --max-catch-up --fixtures --pipelines-dir --archive --metrics-file --db --log-level --log-format --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -455,6 +476,9 @@ _feedline_schedule() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -473,7 +497,7 @@ _feedline_crontab() {
     repeating_flags=()
     non_repeating_flags=(--systemd --force --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--output-dir --executable --log-dir --pipelines-dir --db --log-level --home)
+    non_repeating_options=(--output-dir --executable --log-dir --pipelines-dir --db --log-level --log-format --home)
     __feedline_offer_flags_options -1
 
     # Offer option value completions
@@ -496,6 +520,9 @@ _feedline_crontab() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -514,7 +541,7 @@ _feedline_status() {
     repeating_flags=()
     non_repeating_flags=(--json --check --wide --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--pipelines-dir --db --log-level --home)
+    non_repeating_options=(--pipelines-dir --db --log-level --log-format --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -528,6 +555,9 @@ _feedline_status() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -538,7 +568,7 @@ _feedline_metrics() {
     repeating_flags=()
     non_repeating_flags=(--quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--metrics-file --pipelines-dir --db --log-level --home)
+    non_repeating_options=(--metrics-file --pipelines-dir --db --log-level --log-format --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -555,6 +585,9 @@ _feedline_metrics() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -565,7 +598,7 @@ _feedline_query() {
     repeating_flags=()
     non_repeating_flags=(--list --force --mkdir --quiet --version -h --help)
     repeating_options=(--param)
-    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout -o --output --db --log-level --home)
+    non_repeating_options=(--file --saved --format --max-width --queries-dir --timeout -o --output --db --log-level --log-format --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -601,6 +634,9 @@ _feedline_query() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -619,7 +655,7 @@ _feedline_report() {
     repeating_flags=()
     non_repeating_flags=(--postings --force --mkdir --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level --home)
+    non_repeating_options=(--station --province --from --to --days --out -o --activity --metres-per-hour --speed --hours --db --log-level --log-format --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -660,6 +696,9 @@ _feedline_report() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -670,7 +709,7 @@ _feedline_backfill() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --json --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--from --to --page-size --pipelines-dir --archive --db --log-level --home)
+    non_repeating_options=(--from --to --page-size --pipelines-dir --archive --db --log-level --log-format --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -696,6 +735,9 @@ _feedline_backfill() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
         return
         ;;
@@ -714,7 +756,7 @@ _feedline_describe() {
     repeating_flags=()
     non_repeating_flags=(--json --datasette --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db --log-level --home)
+    non_repeating_options=(--db --log-level --log-format --home)
     __feedline_offer_flags_options 1
 
     # Offer option value completions
@@ -723,6 +765,9 @@ _feedline_describe() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    '--log-format')
         return
         ;;
     '--home')
@@ -758,7 +803,7 @@ _feedline_store_copy() {
     repeating_flags=()
     non_repeating_flags=(--replace --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--from --to --db --log-level --home)
+    non_repeating_options=(--from --to --db --log-level --log-format --home)
     __feedline_offer_flags_options 0
 
     # Offer option value completions
@@ -775,7 +820,156 @@ _feedline_store_copy() {
     '--log-level')
         return
         ;;
+    '--log-format')
+        return
+        ;;
     '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_state() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __feedline_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    show|export|import|reset)
+        # Offer subcommand argument completions
+        "_feedline_state_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'show export import reset' -- "${cur}"))
+        ;;
+    esac
+}
+
+_feedline_state_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --log-format --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--log-format')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion state show -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_feedline_state_export() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --log-format --home)
+    __feedline_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--log-format')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_state_import() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--pipelines-dir --db --log-level --log-format --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--pipelines-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--log-format')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __feedline_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    esac
+}
+
+_feedline_state_reset() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --log-format --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--log-format')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion state reset -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -27,7 +27,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self,
                       IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self, MetricsCommand.self,
-                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, GenerateDocsCommand.self]
+                      QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, StateCommand.self, GenerateDocsCommand.self]
     )
 
     public init() {}
@@ -75,6 +75,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "warning"
 
+    @Option(name: .long, help: ArgumentHelp("Log format on standard error: human, or json (one JSON object a line, error messages included); default: $FEEDLINE_LOG_FORMAT, else log_format: in feedline.yaml, else human.", valueName: "format"))
+    var logFormat: String?
+
     @Option(name: .long, help: ArgumentHelp("The feedline home (made by `feedline init`); default: $FEEDLINE_HOME, else the nearest directory up from here holding feedline.yaml or Pipelines/.", valueName: "dir"))
     var home: String?
 
@@ -85,25 +88,46 @@ struct GlobalOptions: ParsableArguments {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
+        if let logFormat, LogFormat(rawValue: logFormat) == nil {
+            throw ValidationError("--log-format must be \(LogFormat.choices), not '\(logFormat)'.")
+        }
     }
 
-    /// Builds the live environment with logging on stderr at the chosen level, in the home
-    /// found from --home, FEEDLINE_HOME or the working directory (exit 78 when a named home
-    /// is missing or its feedline.yaml is invalid).
+    /// Builds the live environment with logging on stderr at the chosen level and format, in the
+    /// home found from --home, FEEDLINE_HOME or the working directory (exit 78 when a named home
+    /// is missing, its feedline.yaml is invalid, or FEEDLINE_LOG_FORMAT names no format). Log
+    /// events, error lines and standard output pass through the secret scrubber (`SecretRedaction`)
+    /// in both formats.
     ///
     /// `summaryOnStandardOutput`: the command prints only summaries on standard output (`run`
     /// and `replay` without --json, `backfill` without --json or --dry-run, the scheduler), so
     /// --quiet silences it; commands that print data leave it false.
     func environment(summaryOnStandardOutput: Bool = false) throws -> AppEnvironment {
         let level = Logger.Level(rawValue: logLevel) ?? .warning
-        var logger = Logger(label: "feedline") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = level
-        var environment = AppEnvironment.live(logger: logger)
+        var environment = AppEnvironment.live(logger: Logger(label: "feedline") { _ in SwiftLogNoOpLogHandler() })
+        let redaction = SecretRedaction(variables: environment.variables, feeds: environment.feeds)
+        let standardError = environment.errorOutput
+        // Until the format is known (it may come from the home's feedline.yaml): the flag's or
+        // the environment's, if valid.
+        let early = (try? LogFormat.resolve(flag: logFormat, variables: environment.variables, home: nil)) ?? .human
+        environment.errorOutput = FeedlineLogging.errorOutput(format: early, redaction: redaction, write: standardError)
+        let format: LogFormat
         do {
             environment.home = try FeedlineHome.locate(explicit: home, variables: environment.variables, from: environment.workingDirectory)
+            format = try LogFormat.resolve(flag: logFormat, variables: environment.variables, home: environment.home)
         } catch {
             environment.errorOutput("error: \(error)")
             throw ExitCode(ExitStatus.configuration.rawValue)
+        }
+        environment.logger = FeedlineLogging.logger(format: format, level: level, redaction: redaction)
+        environment.errorOutput = FeedlineLogging.errorOutput(format: format, redaction: redaction, write: standardError)
+        if !redaction.isEmpty {
+            let standardOutput = environment.output
+            environment.output = { text in standardOutput(redaction.scrub(text)) }
+        }
+        if format == .json {
+            // No progress line: standard error holds only JSON lines.
+            return quiet ? Self.quieted(environment, summaryOnStandardOutput: summaryOnStandardOutput) : environment
         }
         if quiet { return Self.quieted(environment, summaryOnStandardOutput: summaryOnStandardOutput) }
         return TerminalProgress.attach(to: environment)

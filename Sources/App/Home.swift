@@ -25,18 +25,21 @@ public struct FeedlineHome: Sendable, Equatable {
         public var queries: String?
         /// The metrics file `run`, `replay` and `schedule` rewrite after each run (none when nil).
         public var metricsFile: String?
+        /// How logs are written (`log_format: json`); nil: human, unless the flag or
+        /// `FEEDLINE_LOG_FORMAT` says otherwise.
+        public var logFormat: LogFormat?
 
         public init(database: String? = nil, archive: String? = nil, pipelines: String? = nil, fixtures: String? = nil, queries: String? = nil,
-                    metricsFile: String? = nil) {
+                    metricsFile: String? = nil, logFormat: LogFormat? = nil) {
             self.database = database; self.archive = archive; self.pipelines = pipelines; self.fixtures = fixtures; self.queries = queries
-            self.metricsFile = metricsFile
+            self.metricsFile = metricsFile; self.logFormat = logFormat
         }
 
         /// What `feedline init` writes.
         public static let standard = Config(database: "Data/feedline.sqlite", archive: "Data/archive", pipelines: "Pipelines",
                                             fixtures: "Data/fixtures", queries: "Data/queries")
 
-        static let fields = ["database", "archive", "pipelines", "fixtures", "queries", "metrics_file"]
+        static let fields = ["database", "archive", "pipelines", "fixtures", "queries", "metrics_file", "log_format"]
 
         /// The config file's text.
         var yaml: String {
@@ -50,6 +53,7 @@ public struct FeedlineHome: Sendable, Equatable {
             fixtures: \(fixtures ?? "Data/fixtures")
             queries: \(queries ?? "Data/queries")
             \(metricsFile.map { "metrics_file: \($0)" } ?? "# metrics_file: Data/feedline.prom   # rewritten after every run, for node_exporter")
+            \(logFormat.map { "log_format: \($0.rawValue)" } ?? "# log_format: json   # one JSON object a log line on stderr (default: human)")
 
             """
         }
@@ -113,7 +117,9 @@ public struct FeedlineHome: Sendable, Equatable {
         guard let node else { self.config = Config(); return }
         let settings: ConfigFile
         do { settings = try YAMLDocument.decode(ConfigFile.self, from: node) } catch {
-            if let field = YAMLDocument.field(of: error) { throw Problem(description: "\(label): field '\(field)' must be a path.") }
+            if let field = YAMLDocument.field(of: error) {
+                throw Problem(description: "\(label): field '\(field)' must be \(field == "log_format" ? LogFormat.choices : "a path").")
+            }
             throw Problem(description: "\(label): must be a mapping of settings (\(Config.fields.joined(separator: ", "))).")
         }
         if let unknown = settings.unknownFields.first {
@@ -123,8 +129,15 @@ public struct FeedlineHome: Sendable, Equatable {
                                ("fixtures", settings.fixtures), ("queries", settings.queries), ("metrics_file", settings.metricsFile)] where value?.isEmpty == true {
             throw Problem(description: "\(label): field '\(field)' must be a path.")
         }
+        var logFormat: LogFormat?
+        if let text = settings.logFormat {
+            guard let format = LogFormat(rawValue: text) else {
+                throw Problem(description: "\(label): field 'log_format' must be \(LogFormat.choices), not '\(text)'.")
+            }
+            logFormat = format
+        }
         self.config = Config(database: settings.database, archive: settings.archive, pipelines: settings.pipelines,
-                             fixtures: settings.fixtures, queries: settings.queries, metricsFile: settings.metricsFile)
+                             fixtures: settings.fixtures, queries: settings.queries, metricsFile: settings.metricsFile, logFormat: logFormat)
     }
 
     static func isDirectory(_ url: URL) -> Bool {
@@ -142,8 +155,8 @@ public struct FeedlineHome: Sendable, Equatable {
 
 /// `feedline.yaml` as written: each setting a path (text), and the names of fields it does not know.
 private struct ConfigFile: Decodable {
-    enum Field: String, CodingKey { case database, archive, pipelines, fixtures, queries, metricsFile = "metrics_file" }
-    var database, archive, pipelines, fixtures, queries, metricsFile: String?
+    enum Field: String, CodingKey { case database, archive, pipelines, fixtures, queries, metricsFile = "metrics_file", logFormat = "log_format" }
+    var database, archive, pipelines, fixtures, queries, metricsFile, logFormat: String?
     var unknownFields: [String]
 
     init(from decoder: any Decoder) throws {
@@ -159,5 +172,6 @@ private struct ConfigFile: Decodable {
         }
         database = try path(.database); archive = try path(.archive); pipelines = try path(.pipelines)
         fixtures = try path(.fixtures); queries = try path(.queries); metricsFile = try path(.metricsFile)
+        logFormat = try path(.logFormat)
     }
 }

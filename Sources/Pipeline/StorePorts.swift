@@ -171,7 +171,27 @@ public struct NamedCoordinate: Sendable, Hashable {
 
 /// Everything the commands need of a store: the ledger and transaction boundary, quota
 /// counting, run locks and reads. Opened only by the composition root.
-public typealias FeedlineStore = RunStore & QuotaLedger & RunLockService & LedgerReading
+public typealias FeedlineStore = RunStore & QuotaLedger & RunLockService & LedgerReading & BookmarkState
+
+/// Every pipeline's bookmarks as a whole, for `feedline state`: shown, exported, imported and
+/// cleared. Names and values are the store's text as it is (no feed interprets them here).
+public protocol BookmarkState: Sendable {
+    /// Every bookmark: pipeline → bookmark name → value.
+    func allBookmarks() throws -> [String: [String: String]]
+    /// The pipelines the ledger knows: those with a run or a bookmark.
+    func ledgerPipelines() throws -> Set<String>
+    /// In one transaction: each pipeline of `bookmarks` holds exactly the bookmarks given for it
+    /// afterwards (its others removed; an empty set clears it); pipelines not named are left as
+    /// they are. Each such pipeline gets a ledger row `PIPELINE:state-import` (mode replay,
+    /// status succeeded, no rows) recorded at `at`, which its bookmarks name as the run that set
+    /// them. On any error nothing is changed.
+    func replaceBookmarks(_ bookmarks: [String: [String: String]], at: Date) throws
+    /// Removes every bookmark of `pipeline`, in one transaction; how many there were.
+    func clearBookmarks(pipeline: String) throws -> Int
+}
+
+/// The ledger row an import of bookmarks records for `pipeline`.
+public func stateImportRunName(_ pipeline: String) -> String { "\(pipeline):state-import" }
 
 /// A store's tables read for copying them into another store (`feedline store copy`).
 public protocol TableExport {

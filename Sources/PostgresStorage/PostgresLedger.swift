@@ -207,6 +207,44 @@ extension PostgresStore {
         return out
     }
 
+    public func allBookmarks() throws -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        for row in try link.run("SELECT pipeline, name, value FROM bookmark ORDER BY pipeline, name").rows {
+            if let pipeline = text(row[0]), let name = text(row[1]), let value = text(row[2]) { out[pipeline, default: [:]][name] = value }
+        }
+        return out
+    }
+
+    public func ledgerPipelines() throws -> Set<String> {
+        Set(try link.run("SELECT DISTINCT pipeline FROM run UNION SELECT DISTINCT pipeline FROM bookmark").rows.compactMap { text($0[0]) })
+    }
+
+    public func replaceBookmarks(_ bookmarks: [String: [String: String]], at: Date) throws {
+        try link.transaction {
+            for (pipeline, values) in bookmarks.sorted(by: { $0.key < $1.key }) {
+                try link.run("DELETE FROM bookmark WHERE pipeline = $1", [.text(pipeline)])
+                let id = try link.run("""
+                    INSERT INTO run (pipeline, mode, started_at, finished_at, status, host, pid)
+                    VALUES ($1, 'replay', $2::timestamptz, $2::timestamptz, 'succeeded', $3, $4) RETURNING id
+                    """, [.text(stateImportRunName(pipeline)), .text(iso8601UTC(at)), .text(host), .integer(Int64(pid))]).scalar
+                guard case .integer(let run) = id else { throw PostgresStoreError("the run ledger returned no id") }
+                for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                    try link.run("INSERT INTO bookmark (pipeline, name, value, run_id) VALUES ($1, $2, $3, $4)",
+                                 [.text(pipeline), .text(name), .text(value), .integer(run)])
+                }
+            }
+        }
+    }
+
+    public func clearBookmarks(pipeline: String) throws -> Int {
+        try link.transaction {
+            let count = try link.run("SELECT count(*) FROM bookmark WHERE pipeline = $1", [.text(pipeline)]).scalar
+            try link.run("DELETE FROM bookmark WHERE pipeline = $1", [.text(pipeline)])
+            if case .integer(let n) = count { return Int(n) }
+            return 0
+        }
+    }
+
     public func hasTable(_ name: String) throws -> Bool {
         try link.run("SELECT to_regclass($1) IS NOT NULL", [.text("\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")]).scalar == .integer(1)
     }

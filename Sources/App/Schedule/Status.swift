@@ -104,7 +104,9 @@ public struct StatusReport: Sendable {
         var figures: LedgerFigures?
         let today = HourSlot(containing: environment.clock()).date
         do {
-            summaries = try store.hasTable("run") && store.hasTable("bookmark") ? store.pipelineRunSummaries() : []
+            // The ledger rows `state import` records are no runs of a pipeline: they stay in `run`, not here.
+            summaries = try store.hasTable("run") && store.hasTable("bookmark")
+                ? store.pipelineRunSummaries().filter { !$0.pipeline.hasSuffix(stateImportRunName("")) } : []
             locks = try store.hasTable("run_lock") ? store.runLocks() : []
             usage = try store.hasTable("api_call") ? store.quotaUsage(on: today) : []
             // A pipeline's `target:` names the table whose newest data time its line shows,
