@@ -166,6 +166,13 @@ import TestSupport
         #expect(tables["measurement"]?["hidden"] == nil)
         #expect(tables["grade_agreement"]?["columns"].flatMap { ($0 as? [String: String])?["airkorea_column"] } != nil)
         #expect(!FileManager.default.fileExists(atPath: paths.database.path), "the metadata needs no database")
+        // The description names every registered source; the saved queries are canned queries.
+        let description = try #require(metadata["description"] as? String)
+        for source in ["AirKorea", "OpenWeather", "OpenAQ", "CareerNet", "Saramin"] { #expect(description.contains(source), "\(description)") }
+        let queries = try #require((databases["air"] as? [String: Any])?["queries"] as? [String: [String: String]])
+        #expect(Set(queries.keys) == Set(SavedQuery.all(in: paths.queries).map(\.name)) && !queries.isEmpty)
+        #expect(queries["latest"]?["sql"]?.localizedCaseInsensitiveContains("select") == true)
+        #expect(queries["latest"]?["description"]?.isEmpty == false)
     }
 
     @Test func closeNamesRankTyposAndPartsFirst() throws {

@@ -88,7 +88,9 @@ extension Console {
             // Datasette keys a database by its file's stem; a PostgreSQL store by its database's name.
             let stem = paths.postgresURL.flatMap { try? PostgresAddress(parsing: $0).database }
                 ?? paths.database.deletingPathExtension().lastPathComponent
-            do { out(try DatasetteMetadata(databaseName: stem, declared: environment.declaredSchema).json()) } catch {
+            do { out(try DatasetteMetadata(databaseName: stem, declared: environment.declaredSchema,
+                                                     sources: environment.feeds.map(\.source),
+                                                     savedQueries: SavedQuery.all(in: paths.queries)).json()) } catch {
                 err("error: cannot write the Datasette metadata: \(error)")
                 return .failure
             }

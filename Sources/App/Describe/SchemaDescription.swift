@@ -255,6 +255,14 @@ extension SchemaDescription {
 struct DatasetteMetadata: Encodable {
     struct Database: Encodable {
         var tables: [String: Table]
+        /// The saved queries as Datasette canned queries (`:name` parameters become its form fields).
+        var queries: [String: Query]?
+    }
+
+    struct Query: Encodable {
+        var sql: String
+        var title: String
+        var description: String
     }
 
     struct Table: Encodable {
@@ -268,9 +276,15 @@ struct DatasetteMetadata: Encodable {
     var description: String
     var databases: [String: Database]
 
-    init(databaseName: String, declared: SchemaDeclarations) {
+    /// The name each feed's data is known by, for the title's description.
+    static let sourceNames = ["airkorea": "AirKorea", "openweather": "OpenWeather", "openaq": "OpenAQ",
+                              "careernet": "CareerNet", "saramin": "Saramin"]
+
+    init(databaseName: String, declared: SchemaDeclarations, sources: [String] = [], savedQueries: [SavedQuery] = []) {
         title = "feedline"
-        description = "Air quality from AirKorea and careers from CareerNet and Saramin, loaded by feedline. "
+        let names = sources.map { Self.sourceNames[$0] ?? $0 }
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.first ?? "public feeds"
+        description = "Data from \(list), loaded by feedline. "
             + "Times are UTC ISO-8601 unless a column says KST; NULL means missing, never 0. "
             + "Region columns join province_alias.name (then province) whatever spelling they use."
         var tables: [String: Table] = [:]
@@ -282,7 +296,10 @@ struct DatasetteMetadata: Encodable {
                 units: units.isEmpty ? nil : units,
                 hidden: relation.isInternal ? true : nil)
         }
-        databases = [databaseName: Database(tables: tables)]
+        let queries = Dictionary(savedQueries.map { query in
+            (query.name, Query(sql: query.sql, title: query.name, description: query.description))
+        }, uniquingKeysWith: { a, _ in a })
+        databases = [databaseName: Database(tables: tables, queries: queries.isEmpty ? nil : queries)]
     }
 
     func json() throws -> String {
