@@ -52,6 +52,9 @@ extension Console {
         } catch {
             return refused(error)
         }
+        if outcome.keySearched == nil {
+            err("note: the pipeline's key is not set here, so the payload was not searched for it (it was scrubbed when it was archived).")
+        }
         out(outcome.copied ? "copied    \(outcome.path)" : "unchanged \(outcome.path) (the same bytes were there)")
         switch outcome.listing {
         case .added:

@@ -28,6 +28,9 @@ public struct FixtureAdding: Sendable {
         public var addedSnapshots = false
         /// What `feedline snapshot` did after (nil when it was not run: the file was not edited).
         public var snapshots: PipelineChecks.SnapshotOutcome?
+        /// The variable of the key the bytes were searched for; nil when it is not set (then
+        /// only the scrubbing done when the payload was archived stands between it and a key).
+        public var keySearched: String?
 
         public enum Listing: Sendable { case added, alreadyListed, manual }
     }
@@ -80,10 +83,12 @@ public struct FixtureAdding: Sendable {
         // Archived payloads were scrubbed when fetched; a fixture is committed, so look again.
         let sidecar = file.deletingPathExtension().appendingPathExtension("meta.json")
         let metaBytes = (try? Data(contentsOf: sidecar)) ?? Data()
+        var keySearched: String? = nil
         if let key = environment.variables[feed.credentialVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
             let scrubber = SecretScrubber(secret: key)
             if scrubber.scrub(bytes) != bytes { throw refuse("holds the key in \(feed.credentialVariable); it is not copied.") }
             if scrubber.scrub(metaBytes) != metaBytes { throw refuse("has metadata that holds the key in \(feed.credentialVariable); it is not copied.") }
+            keySearched = feed.credentialVariable
         }
 
         // The copy: <source>/<pipeline>-<fetched, UTC>-<sha256 prefix>.<ext>, with its metadata.
@@ -92,8 +97,8 @@ public struct FixtureAdding: Sendable {
         let entry = "\(pipeline.source)/\(stem).\(format.fileExtension)"
         let target: URL, metaTarget: URL
         do throws(ProjectFile.Problem) {
-            target = try ProjectFile.path(entry, in: paths.fixtures, what: "fixture file")
-            metaTarget = try ProjectFile.path("\(pipeline.source)/\(stem).meta.json", in: paths.fixtures, what: "fixture metadata")
+            target = try Self.inside(entry, fixtures: paths.fixtures, what: "fixture file")
+            metaTarget = try Self.inside("\(pipeline.source)/\(stem).meta.json", fixtures: paths.fixtures, what: "fixture metadata")
         } catch { throw CommandRefusal(.usage, error: "\(error)") }
         var copied = true
         if let existing = try? Data(contentsOf: target), existing == bytes { copied = false }
@@ -109,7 +114,8 @@ public struct FixtureAdding: Sendable {
         } catch {
             throw CommandRefusal(error.refused ? .usage : .failure, error: "\(error)")
         }
-        var outcome = Outcome(entry: entry, path: environment.displayPath(target), copied: copied, listing: .alreadyListed)
+        var outcome = Outcome(entry: entry, path: environment.displayPath(target), copied: copied, listing: .alreadyListed,
+                              keySearched: keySearched)
 
         // The pipeline file: one line added to its fixtures (and a snapshots list if it has none).
         if !pipeline.fixtures.contains(entry) {
@@ -151,6 +157,17 @@ public struct FixtureAdding: Sendable {
         let tokens = Set(CoordinatePlaceholder.all.map(\.token))
         spec.parameters = spec.parameters.map { p in (p.name, p.values.map { tokens.contains($0) ? "37.5665,126.9780" : $0 }) }
         return Set((try? feed.requests(for: spec))?.map(\.operation) ?? [])
+    }
+
+    /// `relative` in the fixtures directory, refused when it or its nearest existing directory
+    /// resolves outside it (a link leading out), as snapshot files are.
+    static func inside(_ relative: String, fixtures: URL, what: String) throws(ProjectFile.Problem) -> URL {
+        let url = try ProjectFile.path(relative, in: fixtures, what: what)
+        var existing = url
+        var st = stat()
+        while existing.path != "/" && lstat(existing.path, &st) != 0 { existing = existing.deletingLastPathComponent() }
+        _ = try ProjectFile.contained(existing, in: fixtures, what: what)
+        return url
     }
 
     /// The pipeline file of `name` in the pipelines directory (`.yaml`, else `.yml`).
