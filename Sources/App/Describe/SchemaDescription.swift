@@ -27,6 +27,15 @@ struct SchemaDescription: Sendable, Equatable {
         /// Set when the quantity is kept in two units and the name does not say which
         /// (`UnitNaming.flag`): `in ppm, not said by the name: µg/m³ in …`.
         var unitFlag: String? = nil
+        /// The same in words that wrap in a narrow column (no table names): for the text.
+        var unitNote: String? = nil
+    }
+
+    /// `in ppm, not said by the name (also µg/m³ under this name)`, or nil (`UnitNaming.flag`).
+    static func unitNote(_ column: ColumnDeclaration, _ naming: UnitNaming) -> String? {
+        guard naming.flag(column) != nil, let unit = column.unit, let units = naming.ambiguous[UnitNaming.quantity(column.name)] else { return nil }
+        let others = units.keys.filter { $0 != unit }.map(\.symbol).sorted().joined(separator: ", ")
+        return "in \(unit.symbol), not said by the name (also \(others) under this name)"
     }
 
     var relations: [Relation]
@@ -52,7 +61,7 @@ struct SchemaDescription: Sendable, Equatable {
                     return Column(name: column.name, type: column.type, notNull: column.notNull,
                                   primaryKeyPosition: column.primaryKeyPosition, meaning: documented?.meaning,
                                   unit: documented?.unit, scale: documented?.scale, whose: documented?.whose,
-                                  unitFlag: documented.flatMap(naming.flag))
+                                  unitFlag: documented.flatMap(naming.flag), unitNote: documented.flatMap { Self.unitNote($0, naming) })
                 })
         }
     }
@@ -157,7 +166,7 @@ extension SchemaDescription {
             if column.primaryKeyPosition > 0 { type += " key" }
             var meaning = column.meaning ?? "(not described)"
             if let scale = column.scale { meaning += ". Scale: \(scale)" }
-            if let flag = column.unitFlag { meaning = "[\(flag)] " + meaning }
+            if let note = column.unitNote { meaning = "[\(note)] " + meaning }
             return [column.name, type, column.unit?.symbol ?? "", column.whose ?? "", meaning]
         }
         let all = [header] + rows
