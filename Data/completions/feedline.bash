@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|state|help)
+    init|run|replay|pipelines|check|snapshot|fixtures|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|state|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status metrics query report backfill describe store state help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot fixtures intake schedule crontab status metrics query report backfill describe store state help' -- "${cur}"))
         ;;
     esac
 }
@@ -396,6 +396,71 @@ _feedline_snapshot() {
     case "${positional_number}" in
     *)
         __feedline_add_completions -W "$(__feedline_custom_complete ---completion snapshot -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_feedline_fixtures() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __feedline_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add)
+        # Offer subcommand argument completions
+        "_feedline_fixtures_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add' -- "${cur}"))
+        ;;
+    esac
+}
+
+_feedline_fixtures_add() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--fixtures --pipelines-dir --db --log-level --log-format --home)
+    __feedline_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--fixtures')
+        return
+        ;;
+    '--pipelines-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--log-format')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __feedline_add_completions -W "$(__feedline_custom_complete ---completion fixtures add -- positional@0 "${COMP_CWORD}" "$(__feedline_cursor_index_in_current_word)")"
+        return
+        ;;
+    2)
+        __feedline_add_completions -f
         return
         ;;
     esac

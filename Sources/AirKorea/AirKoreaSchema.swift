@@ -112,11 +112,11 @@ public enum AirKoreaSchema {
     /// `measurement`'s columns, which `measurement_latest` shows too.
     static let measurementColumns: [ColumnDeclaration] = [
         ColumnDeclaration("station_name", .text, notNull: true, "AirKorea station name (station.name)"),
-        ColumnDeclaration("observed_at", .instant, notNull: true, "End of the measured hour, UTC ISO-8601 (AirKorea labels an hour by its end)"),
-        ColumnDeclaration("kst_date", .date, notNull: true, "Start of the measured hour, date in Asia/Seoul (YYYY-MM-DD)"),
-        ColumnDeclaration("kst_hour", .smallInteger, notNull: true, check: [.predicate("BETWEEN 0 AND 23")], "Start of the measured hour in Asia/Seoul, 0–23"),
+        ColumnDeclaration("observed_at", .instant, notNull: true, "End of the measured hour, UTC ISO-8601 (AirKorea labels an hour by its end): data_time '2023-05-14 02:00' (KST) is 2023-05-13T17:00:00Z"),
+        ColumnDeclaration("kst_date", .date, notNull: true, "Date of the start of the measured hour, Asia/Seoul (KST, YYYY-MM-DD): data_time '2023-05-13 24:00' is 2023-05-13"),
+        ColumnDeclaration("kst_hour", .smallInteger, notNull: true, check: [.predicate("BETWEEN 0 AND 23")], "Start of the measured hour, Asia/Seoul (KST), 0–23: one less than data_time's end-of-hour label (data_time '… 02:00' is kst_hour 1, the hour 01:00–02:00 KST)"),
         // Verbatim, '2023-05-13 24:00' included: no time type holds it.
-        ColumnDeclaration("data_time", .text, notNull: true, "AirKorea's dataTime label verbatim (hours 01…24, the end of the hour)"),
+        ColumnDeclaration("data_time", .text, notNull: true, "AirKorea's dataTime label verbatim: the END of the hour in Asia/Seoul (KST), hours 01…24 ('2023-05-14 02:00' is 01:00–02:00 KST; kst_hour gives the start, observed_at the end in UTC)"),
         ColumnDeclaration("sido", .text, "Province (시도) short name, e.g. 서울: AirKorea's sidoName, else the station's province; \(provinceJoin)"),
         ColumnDeclaration("network", .text, "Station network (mangName): 도시대기, 도로변대기, 국가배경농도, 교외대기, 항만"),
         concentration("pm10", "PM10, 1-hour mean (pm10Value)", unit: .microgramsPerCubicMetre),

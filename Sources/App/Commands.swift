@@ -24,7 +24,7 @@ public struct FeedlineCommand: AsyncParsableCommand {
           feedline describe measurement      what a table's columns hold
         """,
         version: "0.1.0",
-        subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self,
+        subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self, FixturesCommand.self,
                       IntakeCommand.self,
                       ScheduleCommand.self, CrontabCommand.self, StatusCommand.self, MetricsCommand.self,
                       QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, StateCommand.self, GenerateDocsCommand.self]

@@ -29,6 +29,10 @@ public struct Console: Sendable {
         for problem in problems where !invalidFiles.contains(problem.file) { invalidFiles.append(problem.file) }
         var missingFixtures: [String: [String]] = [:]
         for p in pipelines {
+            if p.fixtures.isEmpty {
+                err("warning: \(p.file): field 'fixtures': none listed, so `feedline run` without --live skips \(p.name) and `feedline check` cannot test it; "
+                    + "after a live run, `feedline fixtures add \(p.name) ARCHIVED_FILE` adds a payload it archived.")
+            }
             for fixture in p.fixtures where !FileManager.default.fileExists(atPath: paths.fixtures.appendingPathComponent(fixture).path) {
                 missingFixtures[p.name, default: []].append(fixture)
                 err("warning: \(p.file): field 'fixtures': \(fixture) does not exist under \(environment.displayPath(paths.fixtures)).")
@@ -137,6 +141,10 @@ public struct Console: Sendable {
             }
             for locked in outcome.lockedOut { err("error: \(locked.reason)") }
             for name in outcome.alreadyRun { out("\(name): already run for this slot (claimed by another scheduler, or a run started since); nothing to do") }
+            for pipeline in outcome.withoutFixtures { (json ? err : out)(Self.withoutFixturesLine(pipeline)) }
+            if !names.isEmpty && outcome.reports.isEmpty && !outcome.withoutFixtures.isEmpty && outcome.lockedOut.isEmpty && outcome.alreadyRun.isEmpty {
+                return .configuration
+            }
             if json { out(Self.json(outcome.reports)) } else if !outcome.reports.isEmpty {
                 Self.summaryFooter(outcome.reports, database: paths.databaseName).forEach(out)
             }
@@ -144,6 +152,12 @@ public struct Console: Sendable {
         } catch {
             return refused(error)
         }
+    }
+
+    /// The line for a pipeline a fixture run skipped because its file lists no fixtures.
+    static func withoutFixturesLine(_ pipeline: PipelineDefinition) -> String {
+        "\(pipeline.name): skipped: \(pipeline.file) lists no fixtures (run it with --live, then "
+            + "`feedline fixtures add \(pipeline.name) ARCHIVED_FILE` turns a payload it archived into one)"
     }
 
     /// Replaces `{today}` and `{yesterday}` in parameter values by dates in Asia/Seoul, and

@@ -51,15 +51,18 @@ public struct PostgresDialect: DDLDialect {
     /// PostgreSQL rounds `numeric` (half away from zero, as SQLite) and has no `round(double, int)`.
     public func round(_ number: String, _ places: Int) -> String { "round((\(number))::numeric, \(places))::double precision" }
     public func fixed(_ number: String, _ places: Int) -> String { "round((\(number))::numeric, \(places))::text" }
+    /// Truncated in UTC, whatever the session's time zone (a half-hour zone would move the hour).
+    public func hourStart(of instant: String) -> String { "(date_trunc('hour', (\(instant)) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')" }
+    public func instant(_ instant: String, plusHours hours: Int) -> String { "((\(instant)) + interval '\(hours) hours')" }
 
     public func dropView(_ name: String) -> String { "DROP VIEW IF EXISTS \(name)" }
 }
 
 /// The identifiers a PostgreSQL database records and what they mean now.
 public enum PostgresSchema {
-    /// The migration identifier of the declared schema (as on SQLite: `declared-v2` recreates
-    /// the views of a database `declared-v1` built).
-    public static let declaredStep = "declared-v2"
+    /// The migration identifier of the declared schema (as on SQLite: `declared-v3` recreates
+    /// the views of a database `declared-v1` or `declared-v2` built).
+    public static let declaredStep = "declared-v3"
 
     /// The migrations released before the schema was declared, and the declared schema's
     /// earlier steps: recorded by older databases, whose shape the declared step checks and
@@ -68,7 +71,7 @@ public enum PostgresSchema {
         "pg-v1-ledger", "pg-v1-air-quality", "pg-v1-careers", "pg-v2-schedule-slots",
         "airkorea-v1-station-stats-and-pm-alerts", "openweather-v1-air-pollution-and-weather", "openweather-v2-place",
         "openaq-v1-locations-sensors-latest-hourly", "cross-source-v1-air-quality-hourly",
-        "declared-v1",
+        "declared-v1", "declared-v2",
     ]
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.

@@ -45,6 +45,11 @@ struct SQLiteDialect: DDLDialect {
     }
     func round(_ number: String, _ places: Int) -> String { "round(\(number), \(places))" }
     func fixed(_ number: String, _ places: Int) -> String { "printf('%.\(places)f', \(number))" }
+    /// Instants are `iso8601UTC` text; `strftime` writes the same form back.
+    func hourStart(of instant: String) -> String { "strftime('%Y-%m-%dT%H:00:00Z', \(instant))" }
+    func instant(_ instant: String, plusHours hours: Int) -> String {
+        "strftime('%Y-%m-%dT%H:%M:%SZ', \(instant), '\(hours >= 0 ? "+" : "")\(hours) hours')"
+    }
 
     func dropView(_ name: String) -> String { "DROP VIEW IF EXISTS \(name)" }
 }
@@ -57,7 +62,9 @@ enum SQLiteSchema {
     /// run the step again (which recreates every view) and an older feedline knows the file is
     /// newer; the earlier identifiers go to `FeedlineMigrations.releasedDeclaredSteps`.
     /// `declared-v2`: `exposure_weekly` no longer counts a day without data as 0 µg.
-    static let declaredStep = "declared-v2"
+    /// `declared-v3`: `air_quality_hourly` dates each row by the UTC hour it stands for
+    /// (`hour_start_utc`, `hour_end_utc`) and shows the gases with their unit in the name.
+    static let declaredStep = "declared-v3"
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.
     static func declarations(_ schema: FeedSchema) -> SchemaDeclarations {

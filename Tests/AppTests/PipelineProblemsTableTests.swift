@@ -60,7 +60,10 @@ import TestSupport
         for line in lines where line.hasPrefix(many + " ") || line.hasPrefix(other + " ") {
             #expect(line.prefix(column).hasSuffix("  ") && line.dropFirst(column).first?.isWhitespace == false, "\(line)")
         }
-        #expect(env.err.text == "error: 2 pipeline files are invalid (6 problems): \(many), \(other).")
+        // The valid pipeline lists no fixtures: a warning, then the error.
+        #expect(env.err.text == "warning: \(elsewhere.path("seoul.yaml").path): field 'fixtures': none listed, so `feedline run` without --live skips seoul "
+                + "and `feedline check` cannot test it; after a live run, `feedline fixtures add seoul ARCHIVED_FILE` adds a payload it archived.\n"
+                + "error: 2 pipeline files are invalid (6 problems): \(many), \(other).", "\(env.err.text)")
     }
 
     @Test func jsonHasThePipelinesAndEveryProblem() throws {

@@ -148,11 +148,11 @@ struct ScheduleCrontabStatusTests {
         #expect(lines.first?.hasPrefix("PIPELINE") == true)
         let seoulLine = try #require(lines.first { $0.hasPrefix("sched-seoul ") })
         #expect(seoulLine.contains("STALE"))
-        #expect(seoulLine.contains("2024-03-06T06:00:00Z"))
+        #expect(seoulLine.contains("2024-03-06 06:00:00 UTC"))
         #expect(seoulLine.contains("succeeded (fixtures)"))
         let stationsLine = try #require(lines.first { $0.hasPrefix("sched-stations ") })
         #expect(!stationsLine.contains("STALE"))
-        #expect(stationsLine.contains("pid \(me.pid)@\(me.host) since 2024-03-06T06:30:00Z"))
+        #expect(stationsLine.contains("pid \(me.pid)@\(me.host) since 2024-03-06 06:30:00 UTC"))
         #expect(lines.contains("quota 2024-03-09 (KST): no API calls yet today"))
         #expect(lines.last == "stale (newest data older than its freshness contract or twice the schedule interval, or never loaded): sched-seoul")
     }

@@ -91,4 +91,31 @@ import TestSupport
         let forecast = try #require(rows.first { $0["pipeline"] as? String == "airkorea-forecast" })
         #expect((forecast["newest_data_age_seconds"] as? Int ?? 0) > 86_400)
     }
+
+    /// A time of day in `line` that no zone follows (`Z`, ` UTC` or an IANA name such as ` Asia/Seoul`).
+    static func unzonedTimes(_ line: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"\d{2}:\d{2}(?::\d{2})?(?!Z| UTC| [A-Za-z]+/[A-Za-z_]+|:\d|\d)"#)
+        return pattern.matches(in: line, range: NSRange(line.startIndex..., in: line)).map { String(line[Range($0.range, in: line)!]) }
+    }
+
+    @Test("every time status prints says its zone, at every width")
+    func statusTimesCarryTheirZone() async throws {
+        #expect(Self.unzonedTimes("2024-03-06 15:15") == ["15:15"])
+        #expect(Self.unzonedTimes("03-06 06:00 UTC  03-06 15:15 Asia/Seoul (2024-03-06T06:15:00Z)").isEmpty)
+        var env = try await loaded()
+        defer { env.dir.remove() }
+        for columns in ["200", "120", "100", "80", "60"] {
+            env.variables["COLUMNS"] = columns
+            let before = env.out.text.count
+            #expect(env.feedline.status(paths: env.paths(), json: false) == .success)
+            let table = String(env.out.text.dropFirst(before)).split(separator: "\n").map(String.init).drop { !$0.hasPrefix("PIPELINE") }
+            let rows = table.dropFirst().filter { Self.pipelines.contains(String($0.prefix { $0 != " " })) }
+            #expect(rows.count == Self.pipelines.count, "\(table)")
+            for line in table where !line.contains("last error") {
+                #expect(Self.unzonedTimes(line).isEmpty, "COLUMNS=\(columns): a time without its zone: \(line)")
+            }
+            if table.first?.contains("LAST RUN") == true { #expect(rows.allSatisfy { $0.contains(" UTC") }, "\(table)") }
+            if table.first?.contains("NEXT RUN") == true { #expect(rows.contains { $0.contains(" Asia/Seoul") }, "\(table)") }
+        }
+    }
 }

@@ -24,6 +24,18 @@ struct SchemaDescription: Sendable, Equatable {
         var unit: ColumnUnit?
         var scale: String?
         var whose: String?
+        /// Set when the quantity is kept in two units and the name does not say which
+        /// (`UnitNaming.flag`): `in ppm, not said by the name: µg/m³ in …`.
+        var unitFlag: String? = nil
+        /// The same in words that wrap in a narrow column (no table names): for the text.
+        var unitNote: String? = nil
+    }
+
+    /// `in ppm, not said by the name (also µg/m³ under this name)`, or nil (`UnitNaming.flag`).
+    static func unitNote(_ column: ColumnDeclaration, _ naming: UnitNaming) -> String? {
+        guard naming.flag(column) != nil, let unit = column.unit, let units = naming.ambiguous[UnitNaming.quantity(column.name)] else { return nil }
+        let others = units.keys.filter { $0 != unit }.map(\.symbol).sorted().joined(separator: ", ")
+        return "in \(unit.symbol), not said by the name (also \(others) under this name)"
     }
 
     var relations: [Relation]
@@ -35,6 +47,7 @@ struct SchemaDescription: Sendable, Equatable {
         let entries = Self.entries(declared)
         let order = Dictionary(entries.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         let byName = Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let naming = UnitNaming(entries)
         let sorted = schema.relations.enumerated().sorted { a, b in
             (order[a.element.name] ?? Int.max, a.offset) < (order[b.element.name] ?? Int.max, b.offset)
         }.map(\.element)
@@ -47,7 +60,8 @@ struct SchemaDescription: Sendable, Equatable {
                     let documented = entry?.column(column.name)
                     return Column(name: column.name, type: column.type, notNull: column.notNull,
                                   primaryKeyPosition: column.primaryKeyPosition, meaning: documented?.meaning,
-                                  unit: documented?.unit, scale: documented?.scale, whose: documented?.whose)
+                                  unit: documented?.unit, scale: documented?.scale, whose: documented?.whose,
+                                  unitFlag: documented.flatMap(naming.flag), unitNote: documented.flatMap { Self.unitNote($0, naming) })
                 })
         }
     }
@@ -152,6 +166,7 @@ extension SchemaDescription {
             if column.primaryKeyPosition > 0 { type += " key" }
             var meaning = column.meaning ?? "(not described)"
             if let scale = column.scale { meaning += ". Scale: \(scale)" }
+            if let note = column.unitNote { meaning = "[\(note)] " + meaning }
             return [column.name, type, column.unit?.symbol ?? "", column.whose ?? "", meaning]
         }
         let all = [header] + rows
@@ -206,7 +221,7 @@ extension SchemaDescription {
         var relation: Relation
 
         enum Keys: String, CodingKey { case name, kind, meaning, `internal`, rows, columns }
-        enum ColumnKeys: String, CodingKey { case name, type, notNull = "not_null", primaryKey = "primary_key", meaning, unit, pintUnit = "pint_unit", scale, whose }
+        enum ColumnKeys: String, CodingKey { case name, type, notNull = "not_null", primaryKey = "primary_key", meaning, unit, pintUnit = "pint_unit", unitFlag = "unit_flag", scale, whose }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
@@ -225,6 +240,7 @@ extension SchemaDescription {
                 try c.encode(column.meaning, forKey: .meaning)
                 try c.encode(column.unit?.symbol, forKey: .unit)
                 try c.encode(column.unit?.pint, forKey: .pintUnit)
+                try c.encode(column.unitFlag, forKey: .unitFlag)
                 try c.encode(column.scale, forKey: .scale)
                 try c.encode(column.whose, forKey: .whose)
             }
@@ -288,11 +304,14 @@ struct DatasetteMetadata: Encodable {
             + "Times are UTC ISO-8601 unless a column says KST; NULL means missing, never 0. "
             + "Region columns join province_alias.name (then province) whatever spelling they use."
         var tables: [String: Table] = [:]
-        for relation in SchemaDescription.entries(declared) {
+        let entries = SchemaDescription.entries(declared)
+        let naming = UnitNaming(entries)
+        for relation in entries {
             let units = Dictionary(relation.columns.compactMap { c in c.unit.map { (c.name, $0.pint) } }, uniquingKeysWith: { a, _ in a })
             tables[relation.name] = Table(
                 description: relation.isInternal ? "Internal (feedline's own bookkeeping): " + relation.meaning : relation.meaning,
-                columns: Dictionary(relation.columns.map { ($0.name, $0.fullMeaning) }, uniquingKeysWith: { a, _ in a }),
+                columns: Dictionary(relation.columns.map { c in (c.name, (naming.flag(c).map { "[\($0)] " } ?? "") + c.fullMeaning) },
+                                    uniquingKeysWith: { a, _ in a }),
                 units: units.isEmpty ? nil : units,
                 hidden: relation.isInternal ? true : nil)
         }
@@ -316,7 +335,7 @@ enum StoreBookkeeping {
         DeclaredRelation(name: "grdb_migrations", meaning: "The schema migrations applied to this file", isInternal: true, isView: false,
                          columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. v9-province-reference")]),
         DeclaredRelation(name: "feedline_migration", meaning: "The schema migrations applied to this database", isInternal: true, isView: false,
-                         columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. declared-v2"),
+                         columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. declared-v3"),
                                    ColumnDeclaration.view("applied_at", "When the migration was applied (UTC)")]),
     ]
 }

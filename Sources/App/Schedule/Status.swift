@@ -262,8 +262,8 @@ extension Console {
     }
 
     /// The status table, at most `width` columns wide when given: the least useful parts go
-    /// first — an empty LOCK column, the UTC echo and zone of NEXT RUN, the run mode, seconds of
-    /// LAST RUN, then whole columns (ROWS, LAST RUN, DIAG), and last the kind of NEWEST DATA
+    /// first — an empty LOCK column, the UTC echo of NEXT RUN, the run mode, seconds of
+    /// LAST RUN, the year of NEXT RUN (never its zone), then whole columns (ROWS, LAST RUN, DIAG), and last the kind of NEWEST DATA
     /// (for long pipeline names); nothing is cut mid-cell.
     static func statusTable(_ rows: [PipelineStatus], width: Int? = nil) -> String {
         struct Cells {
@@ -271,8 +271,9 @@ extension Console {
         }
         let cells = rows.map { r -> Cells in
             let run = r.lastRun
-            let started = run?.startedAt.map(iso8601UTC) ?? "never"
-            let startedShort = run?.startedAt.map { String(iso8601UTC($0).dropFirst(5).prefix(11)).replacingOccurrences(of: "T", with: " ") } ?? "never"
+            // Every time carries its zone: LAST RUN in UTC, NEXT RUN in the pipeline's zone.
+            let started = run?.startedAt.map { iso8601UTC($0).dropLast().replacingOccurrences(of: "T", with: " ") + " UTC" } ?? "never"
+            let startedShort = run?.startedAt.map { String(iso8601UTC($0).dropFirst(5).prefix(11)).replacingOccurrences(of: "T", with: " ") + " UTC" } ?? "never"
             let status = run?.status ?? "-"
             var outcome = status
             if let mode = run?.mode, run != nil { outcome += " (\(mode.rawValue))" }
@@ -284,9 +285,10 @@ extension Console {
             if r.isOrphan { next = "(no pipeline file)"; nextShort = next; nextShortest = "-" } else if let at = r.nextFireAt, let zone = r.timeZone.flatMap(TimeZone.init(identifier:)) {
                 next = Self.localTime(at, zone: zone)
                 nextShort = next.components(separatedBy: " (").first ?? next
-                nextShortest = nextShort.components(separatedBy: " ").prefix(2).joined(separator: " ")
+                // `03-06 15:15 Asia/Seoul`: the year goes, the zone stays.
+                nextShortest = String(nextShort.dropFirst(5))
             } else { next = r.schedule == nil ? "not scheduled" : "never"; nextShort = next; nextShortest = r.schedule == nil ? "-" : "never" }
-            let lock = r.lock.map { "pid \($0.pid)@\($0.host) since \(iso8601UTC($0.acquiredAt))" } ?? "-"
+            let lock = r.lock.map { "pid \($0.pid)@\($0.host) since \(iso8601UTC($0.acquiredAt).dropLast().replacingOccurrences(of: "T", with: " ")) UTC" } ?? "-"
             return Cells(pipeline: r.pipeline, started: started, startedShort: startedShort, outcome: outcome, outcomeShort: status,
                          counts: counts, diagnostics: run.map { TerminalProgress.grouped($0.diagnostics) } ?? "-", checks: CheckText.cell(r.checks), newest: newest,
                          newestShort: newestShort, next: next, nextShort: nextShort, nextShortest: nextShortest, lock: lock)

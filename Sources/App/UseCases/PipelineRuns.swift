@@ -69,6 +69,9 @@ public struct PipelineRuns: Sendable {
         /// (on any host) claimed it first, or — for a pipeline's only due slot — a run started
         /// since it (read under the run lock).
         public var alreadyRun: [String] = []
+        /// Pipelines a fixture run left out because their files list no fixtures (a pipeline of
+        /// one's own before `feedline fixtures add`); they change no exit status.
+        public var withoutFixtures: [PipelineDefinition] = []
 
         /// 0 all ran and succeeded; 3 some did not (or files were skipped); 10 nothing failed but
         /// pipelines were held by other runs or out of quota; 75 runs failed transiently; 78 a
@@ -169,6 +172,10 @@ public struct PipelineRuns: Sendable {
 
         var outcome = Outcome(reports: [], lockedOut: [], skipped: selection.skipped)
         for pipeline in pipelines {
+            if mode == .fixtures && pipeline.fixtures.isEmpty {
+                outcome.withoutFixtures.append(pipeline)
+                continue
+            }
             if let slot {
                 do {
                     guard try store.claimSlot(pipeline: pipeline.name, mode: mode, slot: slot.at, host: environment.runLocks.host,

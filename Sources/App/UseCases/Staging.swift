@@ -10,7 +10,8 @@ extension AppEnvironment {
             throw FeedError(.invalidRequest, .terminal, "No feed named '\(pipeline.source)'.")
         }
         guard !pipeline.fixtures.isEmpty else {
-            throw FeedError(.invalidRequest, .terminal, "\(pipeline.file) lists no fixtures, so it cannot run without --live.")
+            throw FeedError(.invalidRequest, .terminal, "\(pipeline.file) lists no fixtures, so it cannot run without --live; "
+                            + "after a live run, `feedline fixtures add \(pipeline.name) ARCHIVED_FILE` makes one of a payload it archived.")
         }
         return try pipeline.fixtures.map { relative in
             let file: URL
@@ -27,10 +28,14 @@ extension AppEnvironment {
             case .refused(let reason): throw FeedError(.unrecognised, .terminal, reason, context: file.path)
             case .foreign: operation = nil
             }
-            let payload = try PayloadArchive.payload(forFile: file, request: nil, source: feed.source, operation: operation,
-                                                     format: format, fetchedAt: clock())
+            // A fixture made from an archived payload (`feedline fixtures add`) keeps its
+            // archive metadata beside it: it replays with the request that fetched it.
+            let meta = PayloadArchive.metadata(for: file).flatMap { $0.source == feed.source ? $0 : nil }
+            let payload = try PayloadArchive.payload(forFile: file, request: meta?.request, source: feed.source,
+                                                     operation: meta?.operation ?? operation, format: format,
+                                                     fetchedAt: meta.flatMap { Console.parseISO($0.fetchedAt) } ?? clock())
             return StagedPayload(payload: payload, feed: feed,
-                                 context: DecodeContext(request: nil, fallbackParameters: pipeline.fallbackParameters),
+                                 context: DecodeContext(request: meta?.request, fallbackParameters: pipeline.fallbackParameters),
                                  archivePath: "fixtures/" + relative)
         }
     }

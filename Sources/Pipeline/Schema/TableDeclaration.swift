@@ -242,6 +242,10 @@ public protocol SQLFunctions: Sendable {
     func round(_ number: String, _ places: Int) -> String
     /// A double as text with exactly `places` decimals (`37.5665`).
     func fixed(_ number: String, _ places: Int) -> String
+    /// The start of the UTC hour an instant falls in (`…T05:42:10Z` → `…T05:00:00Z`), an instant.
+    func hourStart(of instant: String) -> String
+    /// An instant `hours` hours later (earlier when negative).
+    func instant(_ instant: String, plusHours hours: Int) -> String
 }
 
 /// SQL text written once, with `SQLFunctions` where the dialects differ, or — for what cannot
