@@ -91,6 +91,10 @@ public protocol Feed: Sendable {
     /// `{"cod":401,…}`, OpenAQ's `{"detail":…}`), or nil to let the fetch stage describe the
     /// status alone. `context` is the redacted URL.
     func httpError(status: Int, body: Data, context: String) -> FeedError?
+
+    /// The fields `operation`'s items answer with, declared next to its decoder, against which
+    /// every page's fields are compared (`AnswerShape.drift`); nil: not compared.
+    func answerShape(operation: String) -> AnswerShape?
 }
 
 extension Feed {
@@ -104,6 +108,9 @@ extension Feed {
 
     /// The status alone describes a non-2xx answer unless the feed reads its body.
     public func httpError(status: Int, body: Data, context: String) -> FeedError? { nil }
+
+    /// No declared answer fields unless the feed declares them: pages are not compared.
+    public func answerShape(operation: String) -> AnswerShape? { nil }
 
     /// Every payload says all it means unless the feed declares otherwise.
     public func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)] { [] }

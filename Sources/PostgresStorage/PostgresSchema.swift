@@ -58,8 +58,8 @@ public struct PostgresDialect: DDLDialect {
 /// The identifiers a PostgreSQL database records and what they mean now.
 public enum PostgresSchema {
     /// The migration identifier of the declared schema (as on SQLite: `declared-v2` recreates
-    /// the views of a database `declared-v1` built).
-    public static let declaredStep = "declared-v2"
+    /// the views of a database `declared-v1` built; `declared-v3` adds `field_drift`).
+    public static let declaredStep = "declared-v3"
 
     /// The migrations released before the schema was declared, and the declared schema's
     /// earlier steps: recorded by older databases, whose shape the declared step checks and
@@ -68,7 +68,7 @@ public enum PostgresSchema {
         "pg-v1-ledger", "pg-v1-air-quality", "pg-v1-careers", "pg-v2-schedule-slots",
         "airkorea-v1-station-stats-and-pm-alerts", "openweather-v1-air-pollution-and-weather", "openweather-v2-place",
         "openaq-v1-locations-sensors-latest-hourly", "cross-source-v1-air-quality-hourly",
-        "declared-v1",
+        "declared-v1", "declared-v2",
     ]
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.

@@ -37,7 +37,7 @@ enum FeedlineMigrations {
 
     /// The declared schema's earlier steps: recorded in files they built, and nothing to do now
     /// (the current `SQLiteSchema.declaredStep` brings those files to the declaration).
-    static let releasedDeclaredSteps = ["declared-v1"]
+    static let releasedDeclaredSteps = ["declared-v1", "declared-v2"]
 
     /// Every released identifier a new file records as applied without running.
     static let released: Set<String> = Set(migrator.migrations + releasedFeedMigrations + releasedDeclaredSteps)

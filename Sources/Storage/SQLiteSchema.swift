@@ -57,7 +57,8 @@ enum SQLiteSchema {
     /// run the step again (which recreates every view) and an older feedline knows the file is
     /// newer; the earlier identifiers go to `FeedlineMigrations.releasedDeclaredSteps`.
     /// `declared-v2`: `exposure_weekly` no longer counts a day without data as 0 µg.
-    static let declaredStep = "declared-v2"
+    /// `declared-v3`: the `field_drift` ledger table (schema drift).
+    static let declaredStep = "declared-v3"
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.
     static func declarations(_ schema: FeedSchema) -> SchemaDeclarations {

@@ -39,7 +39,7 @@ struct DeclaredSchemaTests {
         try Self.expectMatchesDeclaration(db)
         #expect(try Self.rowCounts(db) == before)
         let ledger = store == .sqlite ? "grdb_migrations" : "feedline_migration"
-        #expect(try db.strings("SELECT identifier FROM \(ledger) WHERE identifier = 'declared-v2'") == ["declared-v2"])
+        #expect(try db.strings("SELECT identifier FROM \(ledger) WHERE identifier = 'declared-v3'") == ["declared-v3"])
         // Opening again finds nothing to do and changes nothing.
         try Self.open(db)
         #expect(try Self.rowCounts(db) == before)

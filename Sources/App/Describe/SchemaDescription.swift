@@ -299,7 +299,7 @@ enum StoreBookkeeping {
         DeclaredRelation(name: "grdb_migrations", meaning: "The schema migrations applied to this file", isInternal: true, isView: false,
                          columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. v9-province-reference")]),
         DeclaredRelation(name: "feedline_migration", meaning: "The schema migrations applied to this database", isInternal: true, isView: false,
-                         columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. declared-v2"),
+                         columns: [ColumnDeclaration.view("identifier", "Migration name, e.g. declared-v3"),
                                    ColumnDeclaration.view("applied_at", "When the migration was applied (UTC)")]),
     ]
 }

@@ -207,7 +207,7 @@ public struct PipelineRuns: Sendable {
             case .fixtures, .replay:
                 do {
                     let staged = try environment.stageFixtures(pipeline, fixtures: paths.fixtures)
-                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks)
+                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks, onDrift: pipeline.onDrift)
                 } catch {
                     report = RunReport(pipeline: pipeline.name, run: nil, mode: .fixtures, counts: LoadCounts(),
                                        error: asFeedError(error), fileErrors: [])
