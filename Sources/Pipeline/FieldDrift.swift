@@ -295,12 +295,15 @@ public struct FieldDriftRow: Sendable, Equatable {
         self.firstSeen = firstSeen; self.lastSeen = lastSeen; self.payloadCount = payloadCount; self.sample = sample
     }
 
+    /// When the field was last seen, or nil when the text is not an ISO-8601 instant.
+    public var lastSeenAt: Date? { try? Date(lastSeen, strategy: Date.ISO8601FormatStyle()) }
+
     /// Every row of `field_drift` (of `pipeline`, when given), newest last seen first; empty when
     /// the table does not exist (a store older than the declaration).
     public static func all(pipeline: String? = nil, from database: any SQLReading) throws -> [FieldDriftRow] {
         guard try database.hasTable("field_drift") else { return [] }
         let rows = try database.fetchAll(sql: """
-            SELECT pipeline, source, operation, field_path, change, CAST(first_seen AS TEXT), CAST(last_seen AS TEXT), payload_count, sample
+            SELECT pipeline, source, operation, field_path, change, first_seen, last_seen, payload_count, sample
             FROM field_drift ORDER BY last_seen DESC, pipeline, source, operation, field_path, change
             """).rows
         return rows.compactMap { row -> FieldDriftRow? in

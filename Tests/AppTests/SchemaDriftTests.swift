@@ -134,6 +134,42 @@ import TestSupport
         #expect(try env.db.integer("SELECT count(*) FROM diagnostic WHERE code = 'schema-drift'") == 2)
     }
 
+    @Test("feedline drift lists the rows, status says it, status --check warns and metrics carry the payload count", arguments: TestStore.all)
+    func reported(store: TestStore) async throws {
+        let env = try TestEnvironment(store: store)
+        defer { env.dir.remove() }
+        let directory = try env.writePipeline("seoul", Self.pipeline(Self.airKoreaSeoul, fixtures: ["airkorea-added.xml", "airkorea-added.json"]))
+        let paths = env.paths(pipelines: directory)
+        #expect(await env.feedline.run(names: ["seoul"], source: .fixtures, paths: paths) == .success, "\(env.err.text)")
+
+        env.out.clear()
+        #expect(env.feedline.drift(pipeline: nil, paths: paths, json: false) == .success)
+        let lines = env.out.text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("PIPELINE") && lines[1].hasPrefix("seoul") && lines[1].contains("pm1Value")
+                && lines[1].contains("added") && lines[1].contains("getCtprvnRltmMesureDnsty"), "\(lines)")
+        env.out.clear()
+        #expect(env.feedline.drift(pipeline: "seoul", paths: paths, json: true) == .success)
+        let parsed = try JSONSerialization.jsonObject(with: Data(env.out.text.utf8)) as? [[String: Any]]
+        #expect(parsed?.count == 1 && parsed?.first?["field"] as? String == "pm1Value" && parsed?.first?["payloads"] as? Int == 2
+                && parsed?.first?["sample"] as? String == "9", "\(env.out.text)")
+        env.out.clear()
+        #expect(env.feedline.drift(pipeline: "elsewhere", paths: paths, json: false) == .success)
+        #expect(env.out.text.hasPrefix("No schema drift recorded for elsewhere"))
+
+        env.out.clear()
+        #expect(env.feedline.status(paths: paths, json: false, wide: true) == .success)
+        #expect(env.out.text.contains("schema drift (") && env.out.text.contains("seoul (1 field)"), "\(env.out.text)")
+        env.out.clear()
+        _ = env.feedline.status(paths: paths, json: false, check: true)
+        #expect(env.out.text.contains("warning: seoul: schema drift in the last run: 1 field differs from what airkorea getCtprvnRltmMesureDnsty declares (pm1Value added); see feedline drift seoul"),
+                "\(env.out.text)")
+
+        env.out.clear()
+        #expect(env.feedline.metrics(paths: paths) == .success)
+        #expect(env.out.text.contains(#"feedline_field_drift{pipeline="seoul",source="airkorea",operation="getCtprvnRltmMesureDnsty",field="pm1Value",change="added"} 2"#),
+                "\(env.out.text)")
+    }
+
     @Test("on_drift: fail rolls the whole load back and the ledger records the failed run and why", arguments: TestStore.all)
     func failRollsBack(store: TestStore) async throws {
         let env = try TestEnvironment(store: store)
