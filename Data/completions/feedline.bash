@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|help)
+    init|run|replay|pipelines|check|snapshot|intake|schedule|crontab|status|metrics|drift|query|report|backfill|describe|store|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status metrics query report backfill describe store help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot intake schedule crontab status metrics drift query report backfill describe store help' -- "${cur}"))
         ;;
     esac
 }
@@ -549,6 +549,27 @@ _feedline_metrics() {
     '--pipelines-dir')
         return
         ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_drift() {
+    repeating_flags=()
+    non_repeating_flags=(--json --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
     '--db')
         return
         ;;
