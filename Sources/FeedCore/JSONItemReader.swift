@@ -317,10 +317,10 @@ public struct JSONItemReader: Sendable {
                     // Not a field we read: validated, never kept (a value is read only to sample
                     // a kind the census has not seen for it yet).
                     let kind = Self.scalarKind(bytes[i])
-                    if census.wantsSample(extra: extra, kind: kind), case .value(let text) = try boundedScalar(limit: FieldLimit.standard) {
+                    let limit = census.wantsSample(extra: extra, kind: kind) ? FieldCensus.sampleLength * 4 : 0
+                    if case .value(let text) = try boundedScalar(limit: limit), limit > 0 {
                         census.saw(extra: extra, kind: kind, value: text)
                     } else {
-                        _ = try boundedScalar(limit: 0)
                         census.saw(extra: extra, kind: kind, value: nil)
                     }
                 }
