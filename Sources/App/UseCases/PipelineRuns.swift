@@ -237,7 +237,8 @@ public struct PipelineRuns: Sendable {
 
     /// Replays files or directories (an archive, or any saved payloads) with no network.
     ///
-    /// `checksFrom` names a pipeline whose declared checks run on the load, as after a run of it.
+    /// `checksFrom` names a pipeline whose declared checks run on the load, as after a run of it
+    /// (and whose `on_drift:` applies).
     public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
                        force: Bool, checksFrom: String? = nil) async throws(CommandRefusal) -> ReplayOutcome {
         let feeds = environment.feeds
@@ -245,10 +246,12 @@ public struct PipelineRuns: Sendable {
             throw CommandRefusal(.configuration, error: "--source '\(sourceHint)' is not a known feed; known: \(feeds.map(\.source).joined(separator: ", ")).")
         }
         var checks: [DataCheck] = []
+        var onDrift = DriftPolicy.warn
         if let checksFrom {
             let pipeline = try select(names: [checksFrom], paths: paths).pipelines[0]  // a named pipeline or a refusal
             if pipeline.checks.isEmpty { throw CommandRefusal(.configuration, error: "\(pipeline.file) declares no checks (--checks \(checksFrom)).") }
             checks = pipeline.checks
+            onDrift = pipeline.onDrift  // the pipeline's on_drift too, as after a run of it
         }
         // Only regular files are opened: a FIFO, socket or device is skipped with a note. Inside a
         // directory, a link that leads nowhere is a file that failed; named on the command line,
@@ -303,7 +306,8 @@ public struct PipelineRuns: Sendable {
             refusal.lines = notes + refusal.lines
             throw refusal
         }
-        let report = await environment.makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force, checks: checks)
+        let report = await environment.makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force, checks: checks,
+                                                                          onDrift: onDrift)
         return ReplayOutcome(report: report, notes: notes)
     }
 }
