@@ -173,13 +173,13 @@ _feedline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|run|replay|pipelines|check|snapshot|fixtures|intake|schedule|crontab|status|metrics|query|report|backfill|describe|store|state|help)
+    init|run|replay|pipelines|check|snapshot|fixtures|intake|schedule|crontab|status|metrics|drift|query|report|backfill|describe|store|state|help)
         # Offer subcommand argument completions
         "_feedline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot fixtures intake schedule crontab status metrics query report backfill describe store state help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init run replay pipelines check snapshot fixtures intake schedule crontab status metrics drift query report backfill describe store state help' -- "${cur}"))
         ;;
     esac
 }
@@ -644,6 +644,30 @@ _feedline_metrics() {
     '--pipelines-dir')
         return
         ;;
+    '--db')
+        return
+        ;;
+    '--log-level')
+        return
+        ;;
+    '--log-format')
+        return
+        ;;
+    '--home')
+        return
+        ;;
+    esac
+}
+
+_feedline_drift() {
+    repeating_flags=()
+    non_repeating_flags=(--json --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --log-level --log-format --home)
+    __feedline_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
     '--db')
         return
         ;;

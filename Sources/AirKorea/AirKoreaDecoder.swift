@@ -78,6 +78,7 @@ struct AirKoreaDecoder {
                 try deliver(outcome, to: &sink)
             }
         }
+        sink.observe(envelope.census)
         let leaves = envelope.leaves
         func leaf(_ name: String) -> String? {
             leaves.first { $0.key == name || $0.key.hasSuffix("/" + name) }?.value
@@ -124,6 +125,7 @@ struct AirKoreaDecoder {
                 try deliver(outcome, to: &sink)
             }
         }, onNonObject: { nonObjects.append($0) })
+        sink.observe(envelope.census)
         for position in nonObjects {
             sink.diagnose(.notAnObject(position: position))
         }

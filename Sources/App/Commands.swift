@@ -21,12 +21,13 @@ public struct FeedlineCommand: AsyncParsableCommand {
           feedline status                    last runs, stale data, quota
           feedline status --check            exit 0 ok, 1 warning, 2 error
           feedline metrics                   the same as Prometheus metrics
+          feedline drift                     fields feeds added, dropped or retyped
           feedline describe measurement      what a table's columns hold
         """,
         version: "0.1.0",
         subcommands: [InitCommand.self, RunCommand.self, ReplayCommand.self, PipelinesCommand.self, CheckCommand.self, SnapshotCommand.self, FixturesCommand.self,
                       IntakeCommand.self,
-                      ScheduleCommand.self, CrontabCommand.self, StatusCommand.self, MetricsCommand.self,
+                      ScheduleCommand.self, CrontabCommand.self, StatusCommand.self, MetricsCommand.self, DriftCommand.self,
                       QueryCommand.self, ReportCommand.self, BackfillCommand.self, DescribeCommand.self, StoreCommand.self, StateCommand.self, GenerateDocsCommand.self]
     )
 

@@ -102,7 +102,7 @@ public struct Console: Sendable {
                 "name": p.name, "file": p.file, "description": p.description ?? NSNull(), "source": p.source,
                 "operation": p.spec.operation, "format": p.spec.format.rawValue, "page_size": p.spec.pageSize,
                 "max_pages": p.spec.maxPages, "schedule": p.schedule ?? NSNull(), "timezone": p.timeZone,
-                "catch_up": p.catchUp.rawValue, "target": p.target ?? NSNull(),
+                "catch_up": p.catchUp.rawValue, "on_drift": p.onDrift.rawValue, "target": p.target ?? NSNull(),
                 "parameters": Dictionary(p.spec.parameters.map { ($0.name, $0.values) }, uniquingKeysWith: { a, _ in a }),
                 "fixtures": p.fixtures, "missing_fixtures": missingFixtures[p.name] ?? [],
                 "checks": p.checks.map { ["name": $0.name, "kind": $0.kind.name, "table": $0.table ?? NSNull(),

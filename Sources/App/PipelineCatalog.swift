@@ -190,6 +190,13 @@ public struct PipelineCatalog: Sendable {
             guard let catchUp = CatchUpPolicy(rawValue: catchUpText) else { throw problem("catch_up", "must be latest or all, not '\(catchUpText)'.") }
             return catchUp
         }
+        let onDrift = checked { () throws -> DriftPolicy in
+            let text = file.onDrift ?? DriftPolicy.warn.rawValue
+            guard let policy = DriftPolicy(rawValue: text) else {
+                throw problem("on_drift", "must be warn or fail, not '\(ProjectFile.excerpt(text))'.")
+            }
+            return policy
+        }
         let freshness = file.freshness.flatMap { Self.freshnessContract($0, problem: problem, found: &found) }
         let description = file.description, target = file.target
         var checks: [DataCheck] = [], snapshots: [SnapshotSpec] = []
@@ -212,6 +219,7 @@ public struct PipelineCatalog: Sendable {
         definition.checks = checks
         definition.snapshots = snapshots
         definition.freshness = freshness
+        definition.onDrift = onDrift!
         return definition
     }
 

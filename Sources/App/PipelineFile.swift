@@ -9,7 +9,7 @@ import Foundation
 struct PipelineFile: Decodable {
     enum Field: String, CodingKey, CaseIterable {
         case description, source, operation, parameters, format, target, schedule, timezone, fixtures, checks, snapshots, freshness
-        case pageSize = "page_size", maxPages = "max_pages", catchUp = "catch_up"
+        case pageSize = "page_size", maxPages = "max_pages", catchUp = "catch_up", onDrift = "on_drift"
     }
 
     /// One entry of `checks:` or `snapshots:` as written: its fields by name, each a value or a
@@ -31,7 +31,7 @@ struct PipelineFile: Decodable {
         var message: String
     }
 
-    var description, source, operation, format, pageSize, maxPages, target, schedule, timeZone, catchUp: String?
+    var description, source, operation, format, pageSize, maxPages, target, schedule, timeZone, catchUp, onDrift: String?
     /// In file order is not kept by YAML mappings; sorted by name.
     var parameters: [(name: String, values: [String])] = []
     var parametersValid = true
@@ -64,7 +64,7 @@ struct PipelineFile: Decodable {
         }
         description = text(.description); source = text(.source); operation = text(.operation); format = text(.format)
         pageSize = text(.pageSize); maxPages = text(.maxPages); target = text(.target); schedule = text(.schedule)
-        timeZone = text(.timezone); catchUp = text(.catchUp)
+        timeZone = text(.timezone); catchUp = text(.catchUp); onDrift = text(.onDrift)
 
         if fields.contains(.parameters), !((try? fields.decodeNil(forKey: .parameters)) ?? false) {
             if let mapping = try? fields.nestedContainer(keyedBy: YAMLKey.self, forKey: .parameters) {

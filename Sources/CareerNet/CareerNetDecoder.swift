@@ -41,6 +41,7 @@ struct CareerNetDecoder {
             outcome.diagnostics = item.readerDiagnostics() + outcome.diagnostics
             try deliver(outcome, to: &sink)
         }
+        sink.observe(envelope.census)
         if envelope.itemCount == 0 {
             let message = envelope.leaves.first { $0.key == "message" || $0.key.hasSuffix("/message") }?.value
             if let message, WireValue.careerNet.text(message) != nil {
@@ -66,6 +67,7 @@ struct CareerNetDecoder {
         // the page is read and judged whole before any item is mapped.
         let (envelope, elements) = try reader.readPage(source)
         try checkEnvelope(envelope)
+        sink.observe(envelope.census)
         for case .item(let item) in elements {
             try checkForError(message: item["message"], keyValue: item[endpoint.keyField], code: item["code"])
         }

@@ -14,6 +14,8 @@ public struct JSONEnvelope: Sendable {
     /// Slash paths of the objects found outside items (`""` for a top-level object, `jobs`),
     /// so an empty object is told from an absent one.
     public var objects: Set<String>
+    /// The fields the items carried and their kinds, for schema-drift detection.
+    public var census: FieldCensus
 }
 
 /// A single-pass JSON reader for "item" payloads: it validates the whole document, hands
@@ -98,7 +100,7 @@ public struct JSONItemReader: Sendable {
                 throw FeedError(.malformed, .terminal, "The JSON is not well-formed: \(error.message) at byte \(error.offset).", context: context)
             }
             return JSONEnvelope(leaves: parser.leaves, itemArrays: parser.itemArrays, itemCount: parser.itemCount, rootKeys: parser.rootKeys,
-                                objects: parser.objects)
+                                objects: parser.objects, census: parser.census.census())
            }
           }
         }
@@ -126,12 +128,16 @@ public struct JSONItemReader: Sendable {
         var rootKeys: [String] = []
         var objects: Set<String> = []
         var scratch: [UInt8] = []
-        /// Item keys by their place in an item, as last seen (see `itemKey`).
-        var keyCache: [(raw: [UInt8], key: String, slot: Int?)] = []
+        /// Item keys by their place in an item, as last seen (see `itemKey`), with the census
+        /// index of a key outside the schema (-1 for schema keys).
+        var keyCache: [(raw: [UInt8], key: String, slot: Int?, extra: Int)] = []
+        /// The fields items carried (`FieldCensus`).
+        var census: FieldCensusBuilder
 
         init(bytes: UnsafeBufferPointer<UInt8>, reader: JSONItemReader, onItem: @escaping (ItemFields) throws -> Void,
              onNonObject: @escaping (Int) -> Void) {
             self.bytes = bytes; self.reader = reader; self.onItem = onItem; self.onNonObject = onNonObject
+            census = FieldCensusBuilder(schema: reader.schema, format: .json)
         }
 
         func fail(_ message: String) -> SyntaxError { SyntaxError(message: message, offset: i) }
@@ -263,14 +269,16 @@ public struct JSONItemReader: Sendable {
             skipSpace()
             if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
             var ordinal = 0
+            if prefix == nil { census.items += 1 }
             while true {
                 skipSpace()
-                let key: String, slot: Int?
+                let key: String, slot: Int?, extra: Int
                 if let prefix {
                     key = prefix + "/" + (try string())
                     slot = reader.schema.position(of: key)
+                    extra = slot == nil ? census.extra(key) : -1
                 } else {
-                    (key, slot) = try itemKey(ordinal: ordinal)
+                    (key, slot, extra) = try itemKey(ordinal: ordinal)
                 }
                 ordinal += 1
                 skipSpace()
@@ -280,22 +288,41 @@ public struct JSONItemReader: Sendable {
                 guard i < bytes.count else { throw fail("unexpected end inside an item") }
                 if bytes[i] == UInt8(ascii: "{"), reader.schema.isNested, reader.schema.isContainer(key) {
                     guard depth + 1 < reader.maxDepth else { throw fail("nesting deeper than \(reader.maxDepth) levels") }
+                    census.saw(extra: extra >= 0 ? extra : census.extra(key), kind: .object, value: nil)
                     try members(into: &fields, under: key, depth: depth + 1)
                 } else if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
+                    let kind: FieldKinds = bytes[i] == UInt8(ascii: "{") ? .object : .list
+                    let start = i
                     try skipValue(depth: depth + 1)
-                    if slot != nil { fields.typeMismatches.append(key) }
+                    if let slot {
+                        fields.typeMismatches.append(key)
+                        census.saw(slot: slot, kind: kind, value: census.wantsSample(slot: slot, kind: kind) ? sampleText(start..<i) : nil)
+                    } else {
+                        census.saw(extra: extra, kind: kind, value: census.wantsSample(extra: extra, kind: kind) ? sampleText(start..<i) : nil)
+                    }
                 } else if let slot {
+                    let kind = Self.scalarKind(bytes[i])
                     switch try boundedScalar(limit: reader.schema.limit(at: slot)) {
                     case .value(let text):
                         if fields.values[slot] != nil { fields.notes.append(FieldNote(field: key, kind: .repeated)) }
                         fields.values[slot] = text
                         if sawNul { fields.notes.append(FieldNote(field: key, kind: .nulRemoved)) }
                         if sawLoneSurrogate { fields.notes.append(FieldNote(field: key, kind: .loneSurrogate)) }
+                        census.saw(slot: slot, kind: kind, value: text)
                     case .tooLong(let length):
                         fields.notes.append(FieldNote(field: key, kind: .tooLong(bytes: length, limit: reader.schema.limit(at: slot))))
+                        census.saw(slot: slot, kind: kind, value: nil)
                     }
                 } else {
-                    _ = try boundedScalar(limit: 0)  // not a field we read: validated, never kept
+                    // Not a field we read: validated, never kept (a value is read only to sample
+                    // a kind the census has not seen for it yet).
+                    let kind = Self.scalarKind(bytes[i])
+                    let limit = census.wantsSample(extra: extra, kind: kind) ? FieldCensus.sampleLength * 4 : 0
+                    if case .value(let text) = try boundedScalar(limit: limit), limit > 0 {
+                        census.saw(extra: extra, kind: kind, value: text)
+                    } else {
+                        census.saw(extra: extra, kind: kind, value: nil)
+                    }
                 }
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end inside an item") }
@@ -308,26 +335,43 @@ public struct JSONItemReader: Sendable {
         /// The key at `ordinal` in an item and its schema slot. Items of a page repeat the same
         /// keys in the same order, so the raw key bytes are compared with those seen at the same
         /// place in earlier items before any String is made or hashed.
-        mutating func itemKey(ordinal: Int) throws -> (key: String, slot: Int?) {
+        mutating func itemKey(ordinal: Int) throws -> (key: String, slot: Int?, extra: Int) {
             if ordinal < keyCache.count, i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
                 let cached = keyCache[ordinal]
                 let end = i + 1 + cached.raw.count
                 if end < bytes.count, bytes[end] == UInt8(ascii: "\""),
                    cached.raw.withUnsafeBytes({ $0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress! + i + 1, $0.count) == 0 }) {
                     i = end + 1
-                    return (cached.key, cached.slot)
+                    return (cached.key, cached.slot, cached.extra)
                 }
             }
             let start = i
             let key = try string()
             let slot = reader.schema.position(of: key)
+            let extra = slot == nil ? census.extra(key) : -1
             // Only plain keys (no escapes) are remembered: the cached bytes must be the key's text.
             let raw = Array(bytes[(start + 1)..<(i - 1)])
             if !raw.contains(UInt8(ascii: "\\")) {
-                let entry = (raw: raw, key: key, slot: slot)
+                let entry = (raw: raw, key: key, slot: slot, extra: extra)
                 if ordinal < keyCache.count { keyCache[ordinal] = entry } else if ordinal == keyCache.count { keyCache.append(entry) }
             }
-            return (key, slot)
+            return (key, slot, extra)
+        }
+
+        /// The kind of the scalar starting with `byte`: empty for `null`.
+        static func scalarKind(_ byte: UInt8) -> FieldKinds {
+            switch byte {
+            case UInt8(ascii: "\""): .text
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): .bool
+            case UInt8(ascii: "n"): []
+            default: .number
+            }
+        }
+
+        /// The bytes at `range` as a sample (an object or array's JSON text), cut to length.
+        func sampleText(_ range: Range<Int>) -> String {
+            let cut = range.lowerBound..<min(range.upperBound, range.lowerBound + FieldCensus.sampleLength * 4)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[cut]), as: UTF8.self)
         }
 
         /// Validates and skips any value.

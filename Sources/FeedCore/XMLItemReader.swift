@@ -10,6 +10,8 @@ public struct XMLEnvelope: Sendable {
     public var itemCount: Int
     /// Which parser read the document to its end (or to its error).
     public var parser: XMLParserKind = .libxml2
+    /// The fields the items carried and their kinds, for schema-drift detection.
+    public var census = FieldCensus(format: .xml)
 }
 
 /// The parsers behind `XMLItemReader`.
@@ -204,7 +206,8 @@ public struct XMLItemReader: Sendable {
         guard state.pointee.rootClosed else {
             throw FeedError(.malformed, .terminal, "The XML document ends before its root element <\(root)> is closed (truncated?).", context: context)
         }
-        return XMLEnvelope(rootElement: root, leaves: state.pointee.leaves, itemCount: state.pointee.itemCount, parser: parser)
+        return XMLEnvelope(rootElement: root, leaves: state.pointee.leaves, itemCount: state.pointee.itemCount, parser: parser,
+                           census: state.pointee.census.census())
     }
 
     private func parseWithLibxml2(context: String, skippingItems skip: Int, onItem: (ItemFields) throws -> Void,
@@ -297,6 +300,8 @@ struct SAXState {
         var path: String?
         /// Whether a child element started: the element's own text is then not a value.
         var hasChildren = false
+        /// The census index of an element outside the schema (-1: none, or not counted).
+        var extra = -1
     }
 
     let schema: FieldSchema
@@ -331,8 +336,10 @@ struct SAXState {
     /// The item members seen so far, in the order they first came, with their schema positions.
     /// Items of a page list their members in one order, so the next member is almost always the
     /// one after the last (`nextMember`): one short comparison instead of a hash lookup per element.
-    var members: [(name: [UInt8], position: Int)] = []
+    var members: [(name: [UInt8], position: Int, extra: Int)] = []
     var nextMember = 0
+    /// The fields items carried (`FieldCensus`).
+    var census: FieldCensusBuilder
 
     init(schema: FieldSchema, itemElement: String, skippingItems: Int, onItem: @escaping (ItemFields) throws -> Void) {
         self.schema = schema
@@ -340,6 +347,7 @@ struct SAXState {
         self.skippingItems = skippingItems
         self.onItem = onItem
         fields = ItemFields(schema: schema, position: 0)
+        census = FieldCensusBuilder(schema: schema, format: .xml)
         buffer.reserveCapacity(256)
         openFields.reserveCapacity(8)
     }
@@ -361,19 +369,23 @@ struct SAXState {
         known.count == name.count && known.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }
     }
 
-    private mutating func fieldPosition(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+    /// The schema position of item member `name` (-1 outside the schema) and its census index
+    /// (-1 for schema members).
+    private mutating func fieldPosition(_ name: UnsafeBufferPointer<UInt8>) -> (position: Int, extra: Int) {
         if nextMember < members.count, Self.same(members[nextMember].name, name) {
             nextMember += 1
-            return members[nextMember - 1].position
+            return (members[nextMember - 1].position, members[nextMember - 1].extra)
         }
         if let known = members.firstIndex(where: { Self.same($0.name, name) }) {
             nextMember = known + 1
-            return members[known].position
+            return (members[known].position, members[known].extra)
         }
-        let position = schema.position(of: Self.text(name)) ?? -1
-        members.append((Array(name), position))
+        let text = Self.text(name)
+        let position = schema.position(of: text) ?? -1
+        let extra = position < 0 ? census.extra(text) : -1
+        members.append((Array(name), position, extra))
         nextMember = members.count
-        return position
+        return (position, extra)
     }
 
     private func isItemElement(_ name: UnsafeBufferPointer<UInt8>) -> Bool { Self.same(itemElement, name) }
@@ -397,6 +409,7 @@ struct SAXState {
             itemDepth = depth
             nextMember = 0
             fields.reset(position: itemCount)
+            census.items += 1
             inItem = true
             if !attributes.isEmpty { readAttributes(attributes, under: nil) }
             return
@@ -414,10 +427,10 @@ struct SAXState {
     private mutating func startField(_ name: UnsafeBufferPointer<UInt8>, attributes: UnsafeBufferPointer<XMLAttribute>) {
         var field = OpenField(index: -1, path: nil)
         if openFields.isEmpty {
-            field.index = fieldPosition(name)
+            (field.index, field.extra) = fieldPosition(name)
             if schema.isNested {
                 let member = Self.text(name)
-                if schema.isContainer(member) { field.path = member }
+                if schema.isContainer(member) { field.path = member; field.extra = census.extra(member) }
             }
         } else {
             openFields[openFields.count - 1].hasChildren = true
@@ -425,13 +438,15 @@ struct SAXState {
                 let path = parent + "/" + Self.text(name)
                 field.index = schema.position(of: path) ?? -1
                 if schema.isContainer(path) { field.path = path }
+                if field.index < 0 { field.extra = census.extra(path) }
             }
         }
         openFields.append(field)
         buffer.removeAll(keepingCapacity: true)
         textLength = 0
         textLimit = field.index >= 0 ? schema.limit(at: field.index) : FieldLimit.standard
-        capturing = field.index >= 0
+        // An element outside the schema is read only the first time, for the census's sample.
+        capturing = field.index >= 0 || (field.extra >= 0 && field.path == nil && census.isNew(extra: field.extra))
         if !attributes.isEmpty, let path = field.path { readAttributes(attributes, under: path) }
     }
 
@@ -443,6 +458,7 @@ struct SAXState {
             let name = path.map { $0 + "/" + local } ?? local
             guard let i = schema.position(of: name) else { continue }
             let length = attribute.value.count
+            census.saw(slot: i, kind: .text, value: nil)
             if length > schema.limit(at: i) {
                 fields.values[i] = nil
                 fields.notes.append(FieldNote(field: name, kind: .tooLong(bytes: length, limit: schema.limit(at: i))))
@@ -482,6 +498,15 @@ struct SAXState {
                     do { try onItem(fields) } catch { fail(error) }
                 }
             } else if let field = openFields.popLast() {
+                let kind: FieldKinds = field.hasChildren ? .object : .text
+                if field.index >= 0 {
+                    census.saw(slot: field.index, kind: kind,
+                               value: !field.hasChildren && capturing && textLength <= textLimit && census.wantsSample(slot: field.index, kind: kind)
+                                   ? String(decoding: buffer, as: UTF8.self) : nil)
+                } else if field.extra >= 0 {
+                    census.saw(extra: field.extra, kind: field.path != nil ? .object : kind,
+                               value: !field.hasChildren && capturing && textLength <= textLimit ? String(decoding: buffer, as: UTF8.self) : nil)
+                }
                 if field.index >= 0, capturing, !field.hasChildren {
                     if textLength > textLimit {
                         fields.values[field.index] = nil

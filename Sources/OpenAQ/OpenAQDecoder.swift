@@ -42,6 +42,7 @@ struct OpenAQDecoder {
         case .sensors, .latest, .hours:
             let reader = answer == .sensors ? Self.sensorsReader : answer == .latest ? Self.latestReader : Self.hoursReader
             let page = try read { try reader.readPage(source) }
+            sink.observe(page.envelope.census)
             let tree = OpenAQTree(page.envelope)
             try checkEnvelope(tree)
             guard page.envelope.itemArrays.contains("results") else { throw notAnArray() }

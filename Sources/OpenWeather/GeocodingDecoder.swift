@@ -40,6 +40,7 @@ struct GeocodingDecoder {
     func decode<Sink: RecordSink>(_ source: PayloadSource, query: Query, resolvedAt: Date, into sink: inout Sink) throws -> PageSummary {
         let page = try Self.reader.readPage(source, context: origin)
         let envelope = page.envelope
+        sink.observe(envelope.census)
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         if envelope.objects.contains("") {
             if OpenWeatherAPIError.isError(cod: leaf("cod")) || (leaf("message") != nil && !envelope.rootKeys.contains("list")) {

@@ -37,6 +37,7 @@ struct OpenWeatherDecoder {
                                   into sink: inout Sink) throws -> PageSummary {
         let page = try Self.reader.readPage(source, context: origin)
         let envelope = page.envelope
+        sink.observe(envelope.census)
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         guard envelope.objects.contains("") else {
             throw FeedError(.malformed, .terminal, "The JSON is not an object: it is not an OpenWeather answer.", context: origin)

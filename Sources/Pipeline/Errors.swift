@@ -31,6 +31,9 @@ public struct FeedError: Error, Sendable, CustomStringConvertible, Equatable {
         case quotaExhausted
         /// A declared check of severity `error` failed after the load (`CheckFailure` says which).
         case checkFailed
+        /// A payload's fields drifted from what its operation declares and the pipeline says
+        /// `on_drift: fail`: the load rolled back.
+        case schemaDrift
     }
 
     public var kind: Kind

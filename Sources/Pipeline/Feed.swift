@@ -95,6 +95,10 @@ public protocol Feed: Sendable {
     /// What a key must be approved for to call `operations` (pipeline names or aliases), as the
     /// provider names it — said when the key is missing. Empty when one sign-up covers all.
     func keyApprovals(for operations: [String]) -> [String]
+
+    /// The fields `operation`'s items answer with, declared next to its decoder, against which
+    /// every page's fields are compared (`AnswerShape.drift`); nil: not compared.
+    func answerShape(operation: String) -> AnswerShape?
 }
 
 extension Feed {
@@ -110,6 +114,9 @@ extension Feed {
     public func httpError(status: Int, body: Data, context: String) -> FeedError? { nil }
 
     public func keyApprovals(for operations: [String]) -> [String] { [] }
+
+    /// No declared answer fields unless the feed declares them: pages are not compared.
+    public func answerShape(operation: String) -> AnswerShape? { nil }
 
     /// Every payload says all it means unless the feed declares otherwise.
     public func contextParameters(for operation: String, fileName: String) -> [(name: String, values: String)] { [] }

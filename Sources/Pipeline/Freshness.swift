@@ -167,7 +167,10 @@ public struct PipelineVerdict: Sendable, Hashable {
     /// Judges `pipeline`: a last run that failed or was abandoned, or a failing `error` check,
     /// is an error; a failing `warn` check a warning; freshness as its rule says. A run still
     /// running is judged by the run before it only through the data's age.
-    public static func judge(pipeline: String, lastRun: PipelineRunSummary?, checks: [CheckResult], freshness: FreshnessVerdict) -> PipelineVerdict {
+    /// Fields that drifted in the last run (`drift`, the pipeline's `field_drift` rows seen by
+    /// it) are a warning.
+    public static func judge(pipeline: String, lastRun: PipelineRunSummary?, checks: [CheckResult], freshness: FreshnessVerdict,
+                             drift: [FieldDriftRow] = []) -> PipelineVerdict {
         var problems: [HealthProblem] = []
         if let run = lastRun {
             let started = run.startedAt.map { " (started \(iso8601UTC($0)))" } ?? ""
@@ -187,6 +190,13 @@ public struct PipelineVerdict: Sendable, Hashable {
             problems.append(HealthProblem(level, pipeline, "check '\(check.name)' \(word) in the last run: \(check.message)"))
         }
         if let problem = freshness.problem { problems.append(problem) }
+        if !drift.isEmpty {
+            let shown = drift.prefix(3).map { "\($0.fieldPath) \($0.change)" }.joined(separator: ", ")
+            let more = drift.count > 3 ? " and \(drift.count - 3) more" : ""
+            let operations = Set(drift.map { "\($0.source) \($0.operation)" }).sorted().joined(separator: ", ")
+            problems.append(HealthProblem(.warning, pipeline,
+                                          "schema drift in the last run: \(drift.count) field\(drift.count == 1 ? "" : "s") differ\(drift.count == 1 ? "s" : "") from what \(operations) declares (\(shown)\(more)); see feedline drift \(pipeline)"))
+        }
         return PipelineVerdict(freshness: freshness, problems: problems.sorted { $0.level > $1.level })
     }
 }

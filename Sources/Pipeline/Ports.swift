@@ -78,6 +78,10 @@ public protocol LoadSession: TableWriting {
     func markLoaded(_ payload: RawPayload, itemCount: Int, archivePath: String?) throws
     /// Sets a bookmark of this run's pipeline (e.g. the newest hour loaded).
     func setBookmark(_ name: String, to value: String) throws
+    /// Upserts `drift` of `source` `operation` in `field_drift` for this run's pipeline: a new
+    /// row first seen and last seen at `seenAt` with a payload count of 1, else last seen,
+    /// payload count + 1 and the sample updated.
+    func recordFieldDrift(_ drift: FieldDrift, source: String, operation: String, seenAt: Date) throws
     /// Evaluates `checks` on what the open transaction holds (this run's rows included),
     /// reading only: the connection is switched to query-only while they run, and a statement
     /// that would write is refused. Records nothing; a check that cannot be evaluated gives a

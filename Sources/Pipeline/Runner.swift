@@ -26,6 +26,8 @@ public struct PipelineDefinition: Sendable {
     /// How old its newest data may grow (`freshness:`), for `feedline status --check` and
     /// `feedline metrics`; nil: twice the schedule's interval is a warning.
     public var freshness: FreshnessContract?
+    /// What a payload whose fields drifted does to the run (`on_drift:`).
+    public var onDrift: DriftPolicy = .warn
 
     public init(name: String, description: String?, source: String, spec: SourceSpec, target: String?,
                 schedule: String?, timeZone: String, fixtures: [String], file: String, catchUp: CatchUpPolicy = .latest) {
@@ -181,7 +183,7 @@ public struct PipelineRunner: Sendable {
     /// transaction begins only after the last page arrived: no lock is held while feedline waits
     /// on the network.
     public func runLive(_ plan: PlannedRun, fetcher: any PayloadFetching) async -> RunReport {
-        await run(plan.pipeline.name, mode: .live, checks: plan.pipeline.checks) {
+        await run(plan.pipeline.name, mode: .live, checks: plan.pipeline.checks, onDrift: plan.pipeline.onDrift) {
             let feed = try self.feed(named: plan.pipeline.source)
             return try await self.fetchAll(plan, feed: feed, fetcher: fetcher)
         }
@@ -189,8 +191,9 @@ public struct PipelineRunner: Sendable {
 
     /// Runs a pipeline from already staged payloads (fixture files): the same parse → load path,
     /// then `checks` inside the load's transaction.
-    public func runStaged(_ name: String, mode: RunMode, payloads: [StagedPayload], checks: [DataCheck] = []) async -> RunReport {
-        await run(name, mode: mode, checks: checks) { payloads }
+    public func runStaged(_ name: String, mode: RunMode, payloads: [StagedPayload], checks: [DataCheck] = [],
+                          onDrift: DriftPolicy = .warn) async -> RunReport {
+        await run(name, mode: mode, checks: checks, onDrift: onDrift) { payloads }
     }
 
     /// Replays files (an archive or any directory) in one run: a file that cannot be read is
@@ -206,7 +209,7 @@ public struct PipelineRunner: Sendable {
     /// `checks` (a pipeline's, when the replay is checked against one) run inside the load's
     /// transaction, as after any run.
     public func replay(_ name: String, payloads: [StagedPayload], unreadable: [(file: String, error: String)], force: Bool,
-                       checks: [DataCheck] = []) async -> RunReport {
+                       checks: [DataCheck] = [], onDrift: DriftPolicy = .warn) async -> RunReport {
         let started = clock()
         var report = RunReport(pipeline: name, run: nil, mode: .replay, counts: LoadCounts(), error: nil, fileErrors: unreadable)
         events(.started(pipeline: name))
@@ -224,7 +227,7 @@ public struct PipelineRunner: Sendable {
             let written = await Self.blocking { () throws -> (RunID, LoadCounts, [(file: String, error: String)], [CheckResult]) in
                 defer { ahead.cancel() }
                 return try self.writeReplay(name, started: started, payloads: payloads, unreadable: unreadable, force: force,
-                                            checks: checks, ahead: ahead)
+                                            checks: checks, onDrift: onDrift, ahead: ahead)
             }
             ahead.cancel()  // also when the load failed before its body began
             await group.waitForAll()
@@ -251,8 +254,9 @@ public struct PipelineRunner: Sendable {
     /// The writer's side of `replay`: begins the run and loads every payload in one transaction,
     /// taking prepared payloads from `ahead` in file order.
     private func writeReplay(_ name: String, started: Date, payloads: [StagedPayload], unreadable: [(file: String, error: String)],
-                             force: Bool, checks: [DataCheck], ahead: PreparationQueue) throws -> (RunID, LoadCounts, [(file: String, error: String)], [CheckResult]) {
+                             force: Bool, checks: [DataCheck], onDrift: DriftPolicy, ahead: PreparationQueue) throws -> (RunID, LoadCounts, [(file: String, error: String)], [CheckResult]) {
         let run = try store.beginRun(pipeline: name, mode: .replay, startedAt: started)
+        let drift = DriftLog(policy: onDrift)
         var fileErrors: [(file: String, error: String)] = []
         var results: [CheckResult] = []
         do {
@@ -264,7 +268,7 @@ public struct PipelineRunner: Sendable {
 
                 var total = LoadCounts()
                 for (staged, isWanted) in zip(payloads, wanted) {
-                    guard isWanted else { total.add(try self.write(nil, staged, into: session)); continue }
+                    guard isWanted else { total.add(try self.write(nil, staged, into: session, drift: drift)); continue }
                     // A file that cannot be parsed is reported and skipped: nothing of it was
                     // written, so nothing needs undoing. A failure while writing is not a bad
                     // file and fails the whole run.
@@ -277,7 +281,7 @@ public struct PipelineRunner: Sendable {
                     case .success(let prepared):
                         // The same bytes twice in one replay load once.
                         let duplicate = try !force && session.wasLoaded(sha256: staged.payload.sha256)
-                        total.add(try self.write(duplicate ? nil : prepared, staged, into: session))
+                        total.add(try self.write(duplicate ? nil : prepared, staged, into: session, drift: drift))
                     }
                 }
                 let failures = unreadable + fileErrors
@@ -322,7 +326,8 @@ public struct PipelineRunner: Sendable {
         return feed
     }
 
-    private func run(_ name: String, mode: RunMode, checks: [DataCheck], stage: () async throws -> [StagedPayload]) async -> RunReport {
+    private func run(_ name: String, mode: RunMode, checks: [DataCheck], onDrift: DriftPolicy,
+                     stage: () async throws -> [StagedPayload]) async -> RunReport {
         var report = RunReport(pipeline: name, run: nil, mode: mode, counts: LoadCounts(), error: nil, fileErrors: [])
         events(.started(pipeline: name))
         do {
@@ -332,9 +337,10 @@ public struct PipelineRunner: Sendable {
                 let payloads = try await stage()
                 events(.staged(count: payloads.count))
                 var results: [CheckResult] = []
+                let drift = DriftLog(policy: onDrift)
                 report.counts = try store.load(run: run, finishedAt: clock) { session in
                     var total = LoadCounts()
-                    for staged in payloads { total.add(try self.load(staged, into: session, force: false)) }
+                    for staged in payloads { total.add(try self.load(staged, into: session, force: false, drift: drift)) }
                     results = try self.check(checks, in: session, run: run, pipeline: name, mode: mode, loaded: total)
                     return total
                 }
@@ -376,9 +382,9 @@ public struct PipelineRunner: Sendable {
 
     /// Parse → map → transform → load for one payload of a `run` (any failure rolls the whole
     /// load back). Memory is one payload's records, as in `replay`.
-    private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool) throws -> LoadCounts {
-        if !force, try session.wasLoaded(sha256: staged.payload.sha256) { return try write(nil, staged, into: session) }
-        return try write(staged.payload.inspection?.prepared() ?? Self.prepare(staged), staged, into: session)
+    private func load(_ staged: StagedPayload, into session: LoadSession, force: Bool, drift: DriftLog) throws -> LoadCounts {
+        if !force, try session.wasLoaded(sha256: staged.payload.sha256) { return try write(nil, staged, into: session, drift: drift) }
+        return try write(staged.payload.inspection?.prepared() ?? Self.prepare(staged), staged, into: session, drift: drift)
     }
 
     /// Parse, map and transform one payload into memory, touching no database (`replay` runs it
@@ -386,12 +392,26 @@ public struct PipelineRunner: Sendable {
     static func prepare(_ staged: StagedPayload) throws -> PreparedPayload {
         var sink = PreparingSink(preparers: staged.feed.schema.preparerByType, payload: staged.payload)
         let summary = try staged.feed.decode(staged.payload, context: staged.context, into: &sink)
-        return PreparedPayload(entries: sink.entries, rows: sink.rows, summary: summary, newestSlot: sink.newestSlot)
+        return PreparedPayload(entries: sink.entries, rows: sink.rows, summary: summary, newestSlot: sink.newestSlot,
+                               drift: drift(of: staged, censuses: sink.censuses))
+    }
+
+    /// How the fields of `staged`'s pages differ from what its operation declares (nil when
+    /// they do not, or the feed declares nothing for it).
+    static func drift(of staged: StagedPayload, censuses: [FieldCensus]) -> PageDrift? {
+        guard !censuses.isEmpty, let operation = staged.payload.operation ?? staged.payload.request?.operation,
+              let shape = staged.feed.answerShape(operation: operation) else { return nil }
+        var seen: Set<FieldDrift> = []
+        var drifts: [FieldDrift] = []
+        for census in censuses {
+            for drift in shape.drift(in: census) where seen.insert(drift).inserted { drifts.append(drift) }
+        }
+        return drifts.isEmpty ? nil : PageDrift(source: staged.feed.source, operation: operation, drifts: drifts)
     }
 
     /// Writes a prepared payload's records and diagnostics in order, then its bookmark and its
     /// entry in the payload index; nil counts the payload as already loaded.
-    private func write(_ prepared: PreparedPayload?, _ staged: StagedPayload, into session: LoadSession) throws -> LoadCounts {
+    private func write(_ prepared: PreparedPayload?, _ staged: StagedPayload, into session: LoadSession, drift: DriftLog) throws -> LoadCounts {
         let payload = staged.payload
         var counts = LoadCounts()
         guard let prepared else {
@@ -399,6 +419,7 @@ public struct PipelineRunner: Sendable {
             events(.skippedUnchanged(file: payload.file.path))
             return counts
         }
+        if let page = prepared.drift { try drift.record(page, payload: payload, into: session, at: clock()) }
         for entry in prepared.entries {
             switch entry {
             case .record(let record): counts.count(try session.write(record, payload: payload))
@@ -424,6 +445,8 @@ struct PreparedPayload: Sendable {
     var rows: EncodedRows
     var summary: PageSummary
     var newestSlot: HourSlot?
+    /// How the page's fields differ from what its operation declares.
+    var drift: PageDrift?
 }
 
 /// Transforms records as they arrive and keeps records and diagnostics in arrival order (a
@@ -441,6 +464,10 @@ struct PreparingSink: RecordSink {
     var entries: [Entry] = []
     var rows = EncodedRows()
     var newestSlot: HourSlot?
+    /// The fields the payload's pages carried, as the decoder's readers counted them.
+    var censuses: [FieldCensus] = []
+
+    mutating func observe(_ census: FieldCensus) { censuses.append(census) }
 
     init(preparers: [ObjectIdentifier: RecordWriter.Preparer] = [:], payload: RawPayload? = nil) {
         self.preparers = preparers

@@ -233,6 +233,13 @@ public struct PageSummary: Sendable, Equatable {
 public protocol RecordSink {
     mutating func accept(_ record: FeedRecord) throws
     mutating func diagnose(_ diagnostic: Diagnostic)
+    /// Takes the fields a page's items carried (`FieldCensus`), once per page, for schema-drift
+    /// detection. Default: ignored.
+    mutating func observe(_ census: FieldCensus)
+}
+
+extension RecordSink {
+    public mutating func observe(_ census: FieldCensus) {}
 }
 
 /// A sink that keeps nothing: for decoding a page only to learn its summary or its errors.

@@ -115,6 +115,18 @@ final class PostgresLoadSession: LoadSession {
             """, [.text(name), .text(value), .integer(run.rawValue)])
     }
 
+    func recordFieldDrift(_ drift: FieldDrift, source: String, operation: String, seenAt: Date) throws {
+        try flush()
+        try link.send("""
+            INSERT INTO field_drift (pipeline, source, operation, field_path, change, first_seen, last_seen, payload_count, sample)
+            SELECT pipeline, $1, $2, $3, $4, $5::timestamptz, $5::timestamptz, 1, $6 FROM run WHERE id = $7
+            ON CONFLICT (pipeline, source, operation, field_path, change) DO UPDATE SET
+                last_seen = EXCLUDED.last_seen, payload_count = field_drift.payload_count + 1,
+                sample = coalesce(EXCLUDED.sample, field_drift.sample)
+            """, [.text(source), .text(operation), .text(drift.path), .text(drift.change.label), .text(iso8601UTC(seenAt)),
+                  StoreValue(drift.sample), .integer(run.rawValue)])
+    }
+
     // MARK: - TableWriting
 
     func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {

@@ -61,7 +61,7 @@ public struct PostgresDialect: DDLDialect {
 /// The identifiers a PostgreSQL database records and what they mean now.
 public enum PostgresSchema {
     /// The migration identifier of the declared schema (as on SQLite: `declared-v3` recreates
-    /// the views of a database `declared-v1` or `declared-v2` built).
+    /// the views of a database `declared-v1` or `declared-v2` built, and adds `field_drift`).
     public static let declaredStep = "declared-v3"
 
     /// The migrations released before the schema was declared, and the declared schema's

@@ -37,6 +37,7 @@ struct SaraminDecoder {
         // A cut-off document must not leave a partly delivered page behind: the page is read
         // whole before any job is mapped.
         let (envelope, elements) = try reader.readPage(source)
+        sink.observe(envelope.census)
         let leaf = { (path: String) -> String? in envelope.leaves[path] ?? nil }
         guard envelope.objects.contains("") else {
             throw FeedError(.malformed, .terminal, "The JSON is not an object: it is not a Saramin job-search answer.", context: origin)
@@ -61,6 +62,7 @@ struct SaraminDecoder {
         let envelope = try reader.read(source) { job in
             try deliver(SaraminJobMapping.map(job), to: &sink)
         }
+        sink.observe(envelope.census)
         let leaves = Self.documentLeaves(of: envelope)
         let leaf = { (path: String) -> String? in leaves[path] }
         guard envelope.itemCount > 0 || leaves.keys.contains(where: { $0 == "jobs" || $0.hasPrefix("jobs/") }) else {

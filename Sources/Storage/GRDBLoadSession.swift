@@ -183,6 +183,20 @@ final class GRDBLoadSession: LoadSession {
             """, arguments: [pipeline, name, value, run.rawValue])
     }
 
+    func recordFieldDrift(_ drift: FieldDrift, source: String, operation: String, seenAt: Date) throws {
+        try requireTransaction()
+        let pipeline = try pipelineName ?? String.fetchOne(db, sql: "SELECT pipeline FROM run WHERE id = ?", arguments: [run.rawValue]) ?? "?"
+        pipelineName = pipeline
+        let at = iso8601UTC(seenAt)
+        try db.execute(sql: """
+            INSERT INTO field_drift (pipeline, source, operation, field_path, change, first_seen, last_seen, payload_count, sample)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+            ON CONFLICT (pipeline, source, operation, field_path, change) DO UPDATE SET
+                last_seen = excluded.last_seen, payload_count = field_drift.payload_count + 1,
+                sample = coalesce(excluded.sample, field_drift.sample)
+            """, arguments: [pipeline, source, operation, drift.path, drift.change.label, at, at, drift.sample])
+    }
+
     // MARK: - TableWriting
 
     func upsert(_ table: UpsertTable, _ row: RowValues) throws -> WriteOutcome {

@@ -63,7 +63,8 @@ enum SQLiteSchema {
     /// newer; the earlier identifiers go to `FeedlineMigrations.releasedDeclaredSteps`.
     /// `declared-v2`: `exposure_weekly` no longer counts a day without data as 0 µg.
     /// `declared-v3`: `air_quality_hourly` dates each row by the UTC hour it stands for
-    /// (`hour_start_utc`, `hour_end_utc`) and shows the gases with their unit in the name.
+    /// (`hour_start_utc`, `hour_end_utc`) and shows the gases with their unit in the name; the
+    /// `field_drift` ledger table (schema drift).
     static let declaredStep = "declared-v3"
 
     /// feedline's own declarations (the ledger and the reference tables) and `schema`'s.

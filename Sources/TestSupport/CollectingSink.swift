@@ -18,6 +18,9 @@ public struct CollectingSink: RecordSink {
 
     public mutating func accept(_ record: FeedRecord) throws { entries.append(.record(record)) }
     public mutating func diagnose(_ diagnostic: Diagnostic) { entries.append(.diagnostic(diagnostic)) }
+    /// The fields each page carried, as the decoder's readers counted them.
+    public var censuses: [FieldCensus] = []
+    public mutating func observe(_ census: FieldCensus) { censuses.append(census) }
 
     /// Golden lines for everything received, in order.
     public var goldenLines: [String] {

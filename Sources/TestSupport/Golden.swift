@@ -143,6 +143,7 @@ public enum Golden {
         case .invalidRequest: parts = [("kind", "invalid-request")]
         case .quotaExhausted: parts = [("kind", "quota-exhausted")]
         case .checkFailed: parts = [("kind", "check-failed")]
+        case .schemaDrift: parts = [("kind", "schema-drift")]
         }
         parts += [("retry", error.retryability.rawValue), ("message", text(error.message))]
         return fields("error", parts)

@@ -6,12 +6,15 @@ import Pipeline
 public enum RecognitionSamples {
     /// Every `.json` and `.xml` fixture under `Data/fixtures/<feed>/` for each feed except
     /// `feed`, as `feed/name` paths.
+    /// (The schema-drift payloads in `drift/` are `feed`'s when named `feed-…`.)
     public static func fixtures(except feed: String) -> [String] {
         let root = FixturePaths.fixtures
         let feeds = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0 != feed }.sorted()
         return feeds.flatMap { directory -> [String] in
             let files = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(directory).path)) ?? []
-            return files.filter { $0.hasSuffix(".json") || $0.hasSuffix(".xml") }.sorted().map { "\(directory)/\($0)" }
+            // `drift/` holds every feed's schema-drift payloads, each named for its feed.
+            return files.filter { ($0.hasSuffix(".json") || $0.hasSuffix(".xml")) && !(directory == "drift" && $0.hasPrefix(feed + "-")) }
+                .sorted().map { "\(directory)/\($0)" }
         }
     }
 

@@ -197,7 +197,7 @@ import TestSupport
         ("feedline_freshness_warn_after_seconds", "gauge"), ("feedline_freshness_error_after_seconds", "gauge"),
         ("feedline_runs", "counter"),  // feedline_runs_total: the parser names a counter's family without _total
         ("feedline_quota_used_calls", "gauge"), ("feedline_quota_limit_calls", "gauge"), ("feedline_quota_remaining_calls", "gauge"),
-        ("feedline_quota_exhausted", "gauge"),
+        ("feedline_quota_exhausted", "gauge"), ("feedline_field_drift", "gauge"),
     ]
 
     /// Every expected family is there with its type and a HELP text, and there is no other

@@ -165,6 +165,12 @@ extension Console {
         m.gauge("feedline_freshness_error_after_seconds", "Age after which a pipeline's data is an error (its error_after).",
                 judged.compactMap { row in row.freshness.rule.errorAfter.map { Sample(p(row.pipeline), $0) } })
 
+        // Schema drift.
+        m.gauge("feedline_field_drift", "Payloads that showed a field drifting from what its operation declares (field_drift), by pipeline, source, operation, field and change (added, removed, number-to-text …).",
+                report.drift.sorted { ($0.pipeline, $0.source, $0.operation, $0.fieldPath, $0.change) < ($1.pipeline, $1.source, $1.operation, $1.fieldPath, $1.change) }
+                    .map { Sample([("pipeline", $0.pipeline), ("source", $0.source), ("operation", $0.operation), ("field", $0.fieldPath), ("change", $0.change)],
+                                  $0.payloadCount) })
+
         // The ledger.
         m.counter("feedline_runs_total", "Runs in the ledger, by pipeline (its ledger name) and status.",
                   figures.runs.sorted { $0.key < $1.key }.flatMap { name, counts in

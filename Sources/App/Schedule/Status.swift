@@ -28,6 +28,8 @@ public struct PipelineStatus: Sendable {
     public var isOrphan: Bool
     /// The results of the last run's declared checks (samples left out).
     public var checks: [CheckResult] = []
+    /// The fields that drifted in the last run (its `field_drift` rows last seen by it).
+    public var drift: [FieldDriftRow] = []
     /// How fresh the newest data is, by the pipeline's contract or the schedule rule.
     public var freshness = FreshnessVerdict(rule: .none, level: .ok, problem: nil)
     /// The verdict of `status --check` (freshness, last run, checks); nil for a pipeline that is
@@ -48,6 +50,8 @@ public struct StatusReport: Sendable {
     public var problems: [HealthProblem] = []
     /// What `feedline metrics` adds to the status; nil unless asked for.
     public var ledger: LedgerFigures?
+    /// Every `field_drift` row (schema drift), newest first.
+    public var drift: [FieldDriftRow] = []
 
     /// The worst problem (ok when there is none): the exit code of `status --check`.
     public var level: HealthLevel { problems.map(\.level).max() ?? .ok }
@@ -102,6 +106,7 @@ public struct StatusReport: Sendable {
         var dataTimes: [String: (Date, DataTimeKind)] = [:]
         var checks: [RunID: [CheckResult]] = [:]
         var figures: LedgerFigures?
+        var drift: [FieldDriftRow] = []
         let today = HourSlot(containing: environment.clock()).date
         do {
             // The ledger rows `state import` records are no runs of a pipeline: they stay in `run`, not here.
@@ -123,6 +128,7 @@ public struct StatusReport: Sendable {
             if try store.hasTable("check_result") {
                 for summary in summaries { checks[summary.run] = try store.checkResults(run: summary.run) }
             }
+            drift = try FieldDriftRow.all(from: try store.reading())
             if ledgerFigures {
                 figures = try store.hasTable("run") && store.hasTable("diagnostic") ? LedgerFigures.read(try store.reading()) : LedgerFigures()
             }
@@ -130,12 +136,19 @@ public struct StatusReport: Sendable {
             throw CommandRefusal(.failure, problems.map { "warning: \($0)" } + ["error: cannot read the database \(paths.databaseName): \(error)"])
         }
         var rows = Console.statuses(pipelines: pipelines, summaries: summaries, locks: locks, now: environment.clock(), dataTimes: dataTimes)
-        for index in rows.indices { rows[index].checks = rows[index].lastRun.flatMap { checks[$0.run] } ?? [] }
+        for index in rows.indices {
+            rows[index].checks = rows[index].lastRun.flatMap { checks[$0.run] } ?? []
+            // Drift the last run saw: its rows last seen at or after the run began.
+            if let started = rows[index].lastRun?.startedAt {
+                rows[index].drift = drift.filter { $0.pipeline == rows[index].pipeline && ($0.lastSeenAt.map { $0 >= started } ?? false) }
+            }
+        }
         let limits = (try? QuotaLimits.fromEnvironment(environment.variables, feeds: environment.feeds)) ?? QuotaLimits(feeds: environment.feeds)
         var report = StatusReport(rows: rows, quota: usage.map { ($0, limits.limit(for: $0.source)) }, day: today,
                                   warnings: problems.map { "warning: \($0)" })
         report.judge(invalidFiles: problems)
         report.ledger = figures
+        report.drift = drift
         return report
     }
 
@@ -146,7 +159,8 @@ public struct StatusReport: Sendable {
         var found: [HealthProblem] = []
         for index in rows.indices where !rows[index].isOrphan {
             let row = rows[index]
-            let verdict = PipelineVerdict.judge(pipeline: row.pipeline, lastRun: row.lastRun, checks: row.checks, freshness: row.freshness)
+            let verdict = PipelineVerdict.judge(pipeline: row.pipeline, lastRun: row.lastRun, checks: row.checks, freshness: row.freshness,
+                                                drift: row.drift)
             rows[index].verdict = verdict
             found += verdict.problems
         }
@@ -190,6 +204,10 @@ extension Console {
             let stale = rows.filter(\.isStale).map(\.pipeline)
             if !stale.isEmpty {
                 out(Self.wrapped("stale (newest data older than its freshness contract or twice the schedule interval, or never loaded): \(stale.joined(separator: ", "))", width: width))
+            }
+            let drifted = rows.filter { !$0.drift.isEmpty }.map { "\($0.pipeline) (\($0.drift.count) field\($0.drift.count == 1 ? "" : "s"))" }
+            if !drifted.isEmpty {
+                out(Self.wrapped("schema drift (fields the last run saw added, removed or of another kind than declared; feedline drift lists them): \(drifted.joined(separator: ", "))", width: width))
             }
         }
         return check ? Self.exitStatus(report.level) : .success

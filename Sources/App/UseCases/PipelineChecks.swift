@@ -345,7 +345,7 @@ public struct PipelineChecks: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let store = try replaying.openStore(Paths(environment: replaying, database: database.path))
             let staged = try replaying.stageFixtures(pipeline, fixtures: paths.fixtures)
-            let report = await replaying.makeRunner(store: store).runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks)
+            let report = await replaying.makeRunner(store: store).runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks, onDrift: pipeline.onDrift)
             return (report, database)
         } catch {
             return (failed(error), database)

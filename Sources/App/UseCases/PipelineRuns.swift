@@ -214,7 +214,7 @@ public struct PipelineRuns: Sendable {
             case .fixtures, .replay:
                 do {
                     let staged = try environment.stageFixtures(pipeline, fixtures: paths.fixtures)
-                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks)
+                    report = await runner.runStaged(pipeline.name, mode: .fixtures, payloads: staged, checks: pipeline.checks, onDrift: pipeline.onDrift)
                 } catch {
                     report = RunReport(pipeline: pipeline.name, run: nil, mode: .fixtures, counts: LoadCounts(),
                                        error: asFeedError(error), fileErrors: [])
@@ -244,7 +244,8 @@ public struct PipelineRuns: Sendable {
 
     /// Replays files or directories (an archive, or any saved payloads) with no network.
     ///
-    /// `checksFrom` names a pipeline whose declared checks run on the load, as after a run of it.
+    /// `checksFrom` names a pipeline whose declared checks run on the load, as after a run of it
+    /// (and whose `on_drift:` applies).
     public func replay(inputs: [String], sourceHint: String?, parameters: [String: String], paths: Paths,
                        force: Bool, checksFrom: String? = nil) async throws(CommandRefusal) -> ReplayOutcome {
         let feeds = environment.feeds
@@ -252,10 +253,12 @@ public struct PipelineRuns: Sendable {
             throw CommandRefusal(.configuration, error: "--source '\(sourceHint)' is not a known feed; known: \(feeds.map(\.source).joined(separator: ", ")).")
         }
         var checks: [DataCheck] = []
+        var onDrift = DriftPolicy.warn
         if let checksFrom {
             let pipeline = try select(names: [checksFrom], paths: paths).pipelines[0]  // a named pipeline or a refusal
             if pipeline.checks.isEmpty { throw CommandRefusal(.configuration, error: "\(pipeline.file) declares no checks (--checks \(checksFrom)).") }
             checks = pipeline.checks
+            onDrift = pipeline.onDrift  // the pipeline's on_drift too, as after a run of it
         }
         // Only regular files are opened: a FIFO, socket or device is skipped with a note. Inside a
         // directory, a link that leads nowhere is a file that failed; named on the command line,
@@ -310,7 +313,8 @@ public struct PipelineRuns: Sendable {
             refusal.lines = notes + refusal.lines
             throw refusal
         }
-        let report = await environment.makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force, checks: checks)
+        let report = await environment.makeRunner(store: store).replay("replay", payloads: staged, unreadable: unreadable, force: force, checks: checks,
+                                                                          onDrift: onDrift)
         return ReplayOutcome(report: report, notes: notes)
     }
 }

@@ -3,7 +3,7 @@
 /// claimed schedule slots), with the run views.
 public enum LedgerTables {
     public static let declarations = SchemaDeclarations(
-        tables: [run, payload, diagnostic, bookmark, runLock, apiCall, checkResult, scheduleSlot],
+        tables: [run, payload, diagnostic, bookmark, runLock, apiCall, checkResult, scheduleSlot, fieldDrift],
         views: [runHistory, runLatest]
     )
 
@@ -109,6 +109,21 @@ public enum LedgerTables {
         ColumnDeclaration("message", .text, notNull: true, "What was found, one sentence"),
         ColumnDeclaration("sample", .text, "Up to 5 failing rows as a JSON array of {column: value} objects; NULL when none"),
     ], key: ["run_id", "ordinal"], unique: [["run_id", "check_name"]])
+
+    /// How the fields a pipeline's payloads carried differ from what their operation declares
+    /// (schema drift): one row per pipeline, operation, field and change, updated by every run
+    /// that sees it again.
+    static let fieldDrift = TableDeclaration("field_drift", "A field of a feed's answers that drifted from what its operation declares (added, removed, or of another kind)", columns: [
+        ColumnDeclaration("pipeline", .text, notNull: true, "Pipeline name (the run's)"),
+        ColumnDeclaration("source", .text, notNull: true, "Feed, e.g. airkorea"),
+        ColumnDeclaration("operation", .text, notNull: true, "Operation, e.g. getCtprvnRltmMesureDnsty"),
+        ColumnDeclaration("field_path", .text, notNull: true, "The item field, a member name or slash path (components/pm2_5)"),
+        ColumnDeclaration("change", .text, notNull: true, "added, removed, or DECLARED-to-SEEN kinds (number-to-text, object-to-list …)"),
+        ColumnDeclaration("first_seen", .instant, notNull: true, "When a load first saw it, UTC ISO-8601"),
+        ColumnDeclaration("last_seen", .instant, notNull: true, "When a load last saw it, UTC ISO-8601"),
+        ColumnDeclaration("payload_count", .integer, notNull: true, default: "1", check: [.predicate(">= 1")], "Payloads that showed it"),
+        ColumnDeclaration("sample", .text, "A value it took, at most 80 characters (scrubbed of secrets like every payload); NULL when missing"),
+    ], key: ["pipeline", "source", "operation", "field_path", "change"])
 
     /// Scheduled slots claimed by the scheduler that runs them: one row per pipeline, mode and
     /// fire time, so schedulers on several hosts run each slot once.
