@@ -41,7 +41,7 @@ let package = Package(
         // of libcurl4-openssl-dev to build): nothing else maps its ~30 libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // What every feed shares: HTTP transport, archive-ready payloads, XML/JSON readers, errors.
-        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl", "CBytes"]),
+        .target(name: "FeedCore", dependencies: ["Domain", "Pipeline", "CLibXML2", "CSHA256", "CCurl", "CBytes"], exclude: ["README.md"]),
         // AirKorea (data.go.kr B552584) realtime, station, forecast, statistics and PM-alert endpoints.
         .target(name: "AirKorea", dependencies: ["Domain", "Pipeline", "FeedCore"]),
         // CareerNet (career.go.kr getOpenApi) school, major and job-dictionary lists.

@@ -158,13 +158,14 @@ extension Console {
     /// have measurements, closest first, as `report` lists them).
     func unknownStationMessage(_ station: String, paths: Paths) -> String {
         let known = (try? environment.openReader(paths)).flatMap { try? ReportReader(database: $0).knownNames(of: .station(station)) } ?? []
-        return unknownNameMessage("station", station, known: known, paths: paths)
+        return unknownNameMessage("station", station, known: known,
+                                  database: paths.postgresURL == nil ? environment.displayPath(paths.database) : paths.databaseName)
     }
 
     /// `no measurements for WHAT 'X' in DB; did you mean `Y`? Known: …`, closest names first; a
     /// Latin spelling of a known Hangul name is suggested too (`Jongno` → `종로구`).
-    func unknownNameMessage(_ what: String, _ name: String, known: [String], paths: Paths) -> String {
-        let message = "no measurements for \(what) '\(name)' in \(paths.postgresURL == nil ? environment.displayPath(paths.database) : paths.databaseName)"
+    func unknownNameMessage(_ what: String, _ name: String, known: [String], database: String) -> String {
+        let message = "no measurements for \(what) '\(name)' in \(database)"
         guard !known.isEmpty else { return message + "." }
         var close = Romanization.matches(name, among: known)
         close += Suggestions.close(to: name, among: known).filter { !close.contains($0) }

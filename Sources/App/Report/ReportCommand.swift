@@ -167,7 +167,7 @@ extension Console {
             }
             guard let found = try source.newestDate(of: request.subject) else {
                 let what = if case .station = request.subject { "station" } else { "province" }
-                err("error: " + unknownNameMessage(what, request.subject.name, known: try source.knownNames(of: request.subject), paths: paths))
+                err("error: " + unknownNameMessage(what, request.subject.name, known: try source.knownNames(of: request.subject), database: paths.databaseName))
                 return .failure
             }
             let dataDays = try source.daysWithData(of: request.subject, through: request.to, limit: request.from == nil ? request.days : 1)
