@@ -11,16 +11,8 @@ import Glibc
 /// only the rest, spends quota only on the calls it makes, and ends with the rows of an
 /// uninterrupted run. A loopback server counts every request; each case runs on both stores.
 @Suite(.serialized) struct ResumeTests {
-    /// 5 pages of 3 rows (the last holds 2): 14 stations.
-    static let pipeline = """
-        source: airkorea
-        operation: realtime-by-province
-        parameters:
-          sidoName: 서울
-          ver: "1.3"
-        format: xml
-        page_size: 3
-        """
+    /// By-province Seoul, 3 rows a page (`Pages.provincePipeline`): 5 pages, the last holding 2, 14 stations.
+    static let pipeline = Pages.provincePipeline
     static let total = 14
 
     /// What the server does with pages from `failFrom` on (all pages answer while it is nil).
