@@ -29,7 +29,7 @@ let package = Package(
         // Pure calculations and the values they need: no networking, XML, SQLite or logging.
         .target(name: "Domain", exclude: ["README.md"]),
         // Stage types, the runner's contracts and the ports the outer layers implement.
-        .target(name: "Pipeline", dependencies: ["Domain"], exclude: ["README.md"]),
+        .target(name: "Pipeline", dependencies: ["Domain"], exclude: ["README.md", "Schema/README.md"]),
         // libxml2, for the streaming SAX reader in FeedCore.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // SHA-256 block compression in C: the x86 SHA instructions when present, portable C otherwise.
@@ -74,7 +74,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
-        ], exclude: ["README.md"]),
+        ], exclude: ["README.md", "Checks/README.md", "Schedule/README.md"]),
         .executableTarget(name: "feedline", dependencies: ["App", "CProcess"]),
         // Fixture paths, a loopback HTTP server and temporary databases, for tests only.
         .target(name: "TestSupport", dependencies: ["App", "Domain", "Pipeline", "FeedCore", "Storage", "PostgresStorage", "AirKorea", "CareerNet", "Saramin", "OpenWeather", "OpenAQ",
