@@ -14,8 +14,9 @@ enum JSONText {
     /// `text` as a JSON string literal, quotes included.
     static func string(_ text: String) -> String { encode(text) }
 
-    /// Shared: the CLI encodes on one thread at a time, and building an encoder costs more than
-    /// encoding a short string.
+    /// Shared: building an encoder costs more than encoding a short string, and its `encode` keeps
+    /// no state between calls (Foundation's `JSONEncoder` is `Sendable`), so log handlers on any
+    /// thread use it too.
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

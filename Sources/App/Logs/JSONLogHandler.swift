@@ -88,33 +88,8 @@ struct JSONLogHandler: LogHandler {
         }
     }
 
-    /// `text` as a JSON string literal (RFC 8259): `"` and `\` escaped, control characters (U+0000–
-    /// U+001F, and U+007F, U+2028, U+2029 for readers that choke on them) as escapes, everything
-    /// else — Korean text included — as UTF-8. A Swift string holds only Unicode scalars, so a
-    /// lone surrogate cannot reach here.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal: the project's one JSON writer (`JSONText`).
+    static func string(_ text: String) -> String { JSONText.string(text) }
 
     /// `date` as UTC ISO-8601 with milliseconds: `2024-03-06T06:00:00.125Z`.
     static func timestamp(_ date: Date) -> String {
