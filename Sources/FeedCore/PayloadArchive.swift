@@ -50,11 +50,14 @@ public struct PayloadArchive: Sendable {
                           fetchedAt: fetchedAt, httpStatus: httpStatus, contentType: contentType, sha256: sha, byteCount: body.count)
     }
 
-    /// Reads the sidecar beside an archived payload, if there is one.
+    /// Reads the sidecar beside an archived payload, if there is one: a regular file of at most
+    /// 1 MiB (a FIFO or a device of that name is never opened, so it cannot hang a replay).
     public static func metadata(for file: URL) -> Metadata? {
         let name = file.deletingPathExtension().lastPathComponent
         let meta = file.deletingLastPathComponent().appendingPathComponent("\(name).meta.json")
-        guard let data = try? Data(contentsOf: meta) else { return nil }
+        var info = stat()
+        guard stat(meta.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20,
+              let data = try? Data(contentsOf: meta) else { return nil }
         return try? JSONDecoder().decode(Metadata.self, from: data)
     }
 

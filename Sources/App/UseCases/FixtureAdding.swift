@@ -82,7 +82,10 @@ public struct FixtureAdding: Sendable {
         }
         // Archived payloads were scrubbed when fetched; a fixture is committed, so look again.
         let sidecar = file.deletingPathExtension().appendingPathExtension("meta.json")
-        let metaBytes = (try? Data(contentsOf: sidecar)) ?? Data()
+        let metaBytes: Data
+        do throws(ProjectFile.Problem) { metaBytes = try ProjectFile.read(sidecar, limit: 1 << 20, what: "archive metadata") } catch {
+            throw refuse("has metadata that cannot be read: \(error)")
+        }
         var keySearched: String? = nil
         if let key = environment.variables[feed.credentialVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
             let scrubber = SecretScrubber(secret: key)
